@@ -1,0 +1,24 @@
+import { castSphereBox } from './castSphereBox.js';
+import type { BoxShape, CastResult, SphereShape, Vec3 } from './types.js';
+
+const negMotion: Vec3 = { x: 0, y: 0, z: 0 };
+
+/**
+ * Mirror of {@link castSphereBox}: the box moves by `motion` over the step and the sphere is at
+ * rest. Same `toi`; `out.normal` points from the sphere toward the box; `out.point` is the contact
+ * point on the box surface in the world at impact (the box moved by toi·motion). No allocation.
+ */
+export function castBoxSphere(box: BoxShape, motion: Vec3, sphere: SphereShape, out: CastResult): boolean {
+  negMotion.x = -motion.x;
+  negMotion.y = -motion.y;
+  negMotion.z = -motion.z;
+  if (!castSphereBox(sphere, negMotion, box, out)) return false;
+  const t = out.toi;
+  out.normal.x = -out.normal.x;
+  out.normal.y = -out.normal.y;
+  out.normal.z = -out.normal.z;
+  out.point.x += t * motion.x;
+  out.point.y += t * motion.y;
+  out.point.z += t * motion.z;
+  return true;
+}

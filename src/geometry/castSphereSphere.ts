@@ -1,0 +1,40 @@
+import { writeSphereSphereContact } from './contactSphereSphere.js';
+import { firstEntry } from './entryTime.js';
+import type { CastResult, SphereShape, Vec3 } from './types.js';
+
+/**
+ * Swept sphere a against sphere b: the first time within one step at which they touch.
+ *
+ * Frame and units: world frame, the caller's length unit. `motion` is a's displacement over the step
+ * relative to b (b is at rest at `b.center`; for two moving spheres pass motionA − motionB).
+ * Result: `out.toi` in [0, 1] is the fraction of `motion` at first contact (0 when touching or
+ * overlapping at the start; then normal and point are the static contact's); `out.normal` is unit
+ * and points from b toward a's centre at impact; `out.point` = cb + normal·rb, on b's surface, in the
+ * frame where b is at rest. Coincident centres at the start: normal +x. Returns false when they do
+ * not touch within the step.
+ *
+ * Algorithm: a ray against the sphere of radius ra + rb around cb (Ericson, Real-Time Collision
+ * Detection, 5.5.5 reduced to 5.3.2), with the cancellation-free root. No allocation.
+ */
+export function castSphereSphere(a: SphereShape, motion: Vec3, b: SphereShape, out: CastResult): boolean {
+  const qx = a.center.x - b.center.x;
+  const qy = a.center.y - b.center.y;
+  const qz = a.center.z - b.center.z;
+  const rsum = a.radius + b.radius;
+  const mx = motion.x;
+  const my = motion.y;
+  const mz = motion.z;
+  const c2 = qx * qx + qy * qy + qz * qz;
+  const t = firstEntry(mx * mx + my * my + mz * mz, qx * mx + qy * my + qz * mz, c2 - rsum * rsum);
+  if (!(t <= 1)) return false;
+  out.toi = t;
+  if (t === 0) {
+    writeSphereSphereContact(qx, qy, qz, b, c2, rsum, out);
+    return true;
+  }
+  const dx = qx + t * mx;
+  const dy = qy + t * my;
+  const dz = qz + t * mz;
+  writeSphereSphereContact(dx, dy, dz, b, dx * dx + dy * dy + dz * dz, rsum, out);
+  return true;
+}

@@ -1,0 +1,32 @@
+import { distanceSqLocal, fillContactLocal, K, pointToBoxFrame, writeWorldNormalPoint } from './boxFrame.js';
+import type { BoxShape, ContactResult, SphereShape } from './types.js';
+
+/**
+ * Static contact between a sphere and a box at their current poses.
+ *
+ * Frame and units: world frame, the caller's length unit.
+ * Result (when it returns true): `out.normal` is unit and points from the box toward the sphere's
+ * centre (the direction that pushes the sphere out); `out.depth` >= 0 is the overlap: r − distance
+ * when the centre is outside the box, r + distance to the nearest face when it is inside (0 means
+ * touching); `out.point` is the point on the box surface closest to the centre.
+ * Centre inside or on the surface: the face of least penetration is chosen; ties go to the lowest
+ * local axis (x, then y, then z) and, when the centre is on the box's mid-plane of that axis, to the
+ * + face; `out.point` is the centre projected onto that face.
+ * Returns false (leaving `out` unspecified) when the distance exceeds the radius.
+ *
+ * Algorithm: closest point on an oriented box by moving the centre into the box's frame and
+ * clamping (Ericson, Real-Time Collision Detection, 5.1.3, 5.2.5). No allocation.
+ */
+export function contactSphereBox(sphere: SphereShape, box: BoxShape, out: ContactResult): boolean {
+  pointToBoxFrame(box, sphere.center);
+  const h = box.halfExtents;
+  const r = sphere.radius;
+  const lx = K[8];
+  const ly = K[9];
+  const lz = K[10];
+  if (distanceSqLocal(lx, ly, lz, h.x, h.y, h.z) > r * r) return false;
+  fillContactLocal(lx, ly, lz, h.x, h.y, h.z, r);
+  out.depth = K[3];
+  writeWorldNormalPoint(box, out);
+  return true;
+}
