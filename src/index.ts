@@ -1,8 +1,9 @@
 /**
- * bitecs-collide: exact, deterministic sphere and box collision for bitecs 0.4.
- * The one public barrel: explicit named exports only.
+ * bitecs-collide: exact, deterministic, tunnelling-free sphere and box collision for bitecs 0.4.
+ * The one public barrel: explicit named exports only. Pure geometry is also at `bitecs-collide/geometry`.
  * @module
  */
+// Geometry (pure, no ECS)
 export type { Vec3, Quat, SphereShape, BoxShape, ContactResult, CastResult } from './geometry/types.js';
 export {
   overlapSphereBox,
@@ -15,3 +16,44 @@ export {
   contactBoxSphere,
   castBoxSphere,
 } from './geometry/index.js';
+
+// Broadphase data structure
+export type { Grid, QueryOut } from './broadphase/grid.js';
+export { gridCreate, gridClear, gridAdd, gridBuild, gridQuery, queryOutCreate } from './broadphase/grid.js';
+
+// Components
+export type {
+  Vec3Store,
+  PositionComponent,
+  VelocityComponent,
+  SphereComponent,
+  BoxComponent,
+  ContactComponent,
+  CollisionFilterComponent,
+  PhysicsComponents,
+} from '../components/index.js';
+
+// World API
+export type { Physics, PhysicsOptions, ContactList, PairList } from './world/types.js';
+export { ContactFlags } from './world/types.js';
+export { PhysicsInputError } from './world/errors.js';
+export { createPhysics, destroyPhysics, markStaticDirty } from './world/createPhysics.js';
+export { step, runBroadphase, runNarrowphase, runIntegrate } from './world/step.js';
+export type { Vec3Like, QuatLike, BodyOptions, SphereOptions, BoxOptions } from './world/bodiesApi.js';
+export {
+  addSphere,
+  addBox,
+  removeBody,
+  setPosition,
+  setVelocity,
+  setRadius,
+  setHalfExtents,
+  setRotation,
+} from './world/bodiesApi.js';
+export { hashPhysicsState } from './world/stateHash.js';
+export type { FixedStepper } from './world/fixedStep.js';
+export { createFixedStepper, fixedStepAdvance } from './world/fixedStep.js';
+
+// Systems
+export type { System } from '../systems/index.js';
+export { createBroadphaseSystem, createNarrowphaseSystem, createIntegrateSystem } from '../systems/index.js';

@@ -1,0 +1,128 @@
+/**
+ * Physics components in bitecs 0.4 typed-array (structure-of-arrays) storage, indexed by entity id.
+ *
+ * Units: positions in the caller's length unit (metres in the examples), velocities in length units
+ * per second, time in seconds. Frame: world frame. A box's rotation (qx, qy, qz, qw) is a unit
+ * quaternion from its local frame to the world (identity = axis-aligned).
+ *
+ * Storage belongs to one physics instance (see `createPhysics`), never to module globals, so one
+ * process can run many independent worlds. Arrays grow by doubling when an entity id reaches the
+ * capacity: the component objects keep their identity but their array fields are replaced, so read
+ * `Position.x[eid]` through the component each time rather than caching `Position.x`.
+ * @module
+ */
+
+/** Anything indexable like `store.x[eid]`: our Float64Arrays, or a game's own arrays. */
+export interface Vec3Store {
+  x: { [eid: number]: number; readonly length: number };
+  y: { [eid: number]: number; readonly length: number };
+  z: { [eid: number]: number; readonly length: number };
+}
+
+/** Position (x, y, z) of a body's centre, world frame, length units. */
+export interface PositionComponent extends Vec3Store {}
+/** Velocity (x, y, z), world frame, length units per second. */
+export interface VelocityComponent extends Vec3Store {}
+
+/** A sphere (a circle in 2D) of `radius` >= 0 (length units) centred at the entity's Position. */
+export interface SphereComponent {
+  radius: Float64Array;
+}
+
+/**
+ * A box centred at the entity's Position: half extents (hx, hy, hz) >= 0 along its local axes, and
+ * the unit rotation quaternion (qx, qy, qz, qw) from local to world; identity (0, 0, 0, 1) is
+ * axis-aligned. A rectangle (2D) is a box rotated about z only.
+ */
+export interface BoxComponent {
+  hx: Float64Array;
+  hy: Float64Array;
+  hz: Float64Array;
+  qx: Float64Array;
+  qy: Float64Array;
+  qz: Float64Array;
+  qw: Float64Array;
+}
+
+/**
+ * The entity's primary contact this tick (the earliest toi, then the deepest), present only while
+ * the entity touches something.
+ * - `other`: the other entity id.
+ * - `nx, ny, nz`: unit normal pointing from the other body toward this entity (push-out direction).
+ * - `depth`: overlap distance at the time of impact (0 when the contact was found by a sweep, toi > 0).
+ * - `px, py, pz`: the contact point in the world at the time of impact (on the surface of the pair's
+ *   second body b, as in the world contact list).
+ * - `toi`: fraction of the tick in [0, 1] at which the two first touch (0 = touching at its start).
+ * - `count`: how many contacts this entity has this tick.
+ * Normal, depth and toi are float32 (display and gameplay precision); the point is float64. The world
+ * contact list (`physics.contacts`) has every contact in float64.
+ */
+export interface ContactComponent {
+  other: Uint32Array;
+  nx: Float32Array;
+  ny: Float32Array;
+  nz: Float32Array;
+  depth: Float32Array;
+  px: Float64Array;
+  py: Float64Array;
+  pz: Float64Array;
+  toi: Float32Array;
+  count: Uint16Array;
+}
+
+/**
+ * Collision filtering: two bodies are tested only when (groupA & maskB) !== 0 and
+ * (groupB & maskA) !== 0. Bodies without this component use group 1 and mask 0xffffffff.
+ */
+export interface CollisionFilterComponent {
+  group: Uint32Array;
+  mask: Uint32Array;
+}
+
+/** The components of one physics instance. Sensor and Static are tags (no data). */
+export interface PhysicsComponents {
+  Position: PositionComponent;
+  Velocity: VelocityComponent;
+  Sphere: SphereComponent;
+  Box: BoxComponent;
+  Contact: ContactComponent;
+  CollisionFilter: CollisionFilterComponent;
+  /** Tag: contacts involving a sensor are reported and flagged, never resolved. */
+  Sensor: Record<string, never>;
+}
+
+type NumericArray = Float64Array | Float32Array | Uint32Array | Uint16Array | Uint8Array | Int32Array;
+type ArrayCtor = { new (n: number): NumericArray };
+
+function grownCopy(a: NumericArray, capacity: number): NumericArray {
+  const next = new (a.constructor as ArrayCtor)(capacity);
+  next.set(a);
+  return next;
+}
+
+/** Replaces every typed-array field of `store` with a copy of length `capacity`. */
+export function growStore(store: object, capacity: number): void {
+  const s = store as Record<string, unknown>;
+  for (const key of Object.keys(s)) {
+    const a = s[key];
+    if (ArrayBuffer.isView(a) && (a as NumericArray).length < capacity) s[key] = grownCopy(a as NumericArray, capacity);
+  }
+}
+
+/** Creates the component stores of one physics instance with room for entity ids below `capacity`. */
+export function createComponents(capacity: number): PhysicsComponents {
+  const f64 = () => new Float64Array(capacity);
+  const f32 = () => new Float32Array(capacity);
+  return {
+    Position: { x: f64(), y: f64(), z: f64() },
+    Velocity: { x: f64(), y: f64(), z: f64() },
+    Sphere: { radius: f64() },
+    Box: { hx: f64(), hy: f64(), hz: f64(), qx: f64(), qy: f64(), qz: f64(), qw: f64() },
+    Contact: {
+      other: new Uint32Array(capacity), nx: f32(), ny: f32(), nz: f32(), depth: f32(),
+      px: f64(), py: f64(), pz: f64(), toi: f32(), count: new Uint16Array(capacity),
+    },
+    CollisionFilter: { group: new Uint32Array(capacity), mask: new Uint32Array(capacity) },
+    Sensor: {},
+  };
+}

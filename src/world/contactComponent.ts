@@ -1,0 +1,82 @@
+/**
+ * The Contact component's data: each touching entity's primary contact (earliest toi, then the
+ * deepest, then the first in (a, b) order) and its contact count, computed from the world contact
+ * list, then the structural changes: the component is added when an entity's first contact begins
+ * and removed when its last ends.
+ * @module
+ */
+import { addComponent, removeComponent } from 'bitecs';
+import { idListPush } from './lists.js';
+import type { IdList, Physics } from './types.js';
+
+/** Flag byte bit (in `internal.flags`) meaning the entity currently holds our Contact component. */
+export const HAS_CONTACT = 32;
+
+function offer(physics: Physics, eid: number, other: number, i: number, sign: number, next: IdList): void {
+  const C = physics.components.Contact;
+  const list = physics.contacts;
+  const toi = list.toi[i];
+  const depth = list.depth[i];
+  const n = C.count[eid];
+  if (n === 0) idListPush(next, eid);
+  C.count[eid] = n === 0xffff ? n : n + 1;
+  if (n > 0 && (Math.fround(toi) > C.toi[eid] || (Math.fround(toi) === C.toi[eid] && Math.fround(depth) <= C.depth[eid]))) return;
+  C.other[eid] = other;
+  C.nx[eid] = sign * list.nx[i];
+  C.ny[eid] = sign * list.ny[i];
+  C.nz[eid] = sign * list.nz[i];
+  C.depth[eid] = depth;
+  C.px[eid] = list.px[i];
+  C.py[eid] = list.py[i];
+  C.pz[eid] = list.pz[i];
+  C.toi[eid] = toi;
+}
+
+/**
+ * Recomputes Contact data for every entity touching this tick. Afterwards `internal.touchingNext`
+ * lists the entities touching now, and entities of `internal.touching` (last tick's) with
+ * `Contact.count[eid] === 0` stopped touching ({@link applyContactComponent} acts on both).
+ */
+export function updateContactData(physics: Physics): void {
+  const { touching, touchingNext } = physics.internal;
+  const C = physics.components.Contact;
+  for (let i = 0; i < touching.count; i++) C.count[touching.ids[i]] = 0;
+  touchingNext.count = 0;
+  const list = physics.contacts;
+  for (let i = 0; i < list.count; i++) {
+    offer(physics, list.a[i], list.b[i], i, 1, touchingNext);
+    offer(physics, list.b[i], list.a[i], i, -1, touchingNext);
+  }
+}
+
+/** Makes this tick's touching list the previous one. */
+function swapTouching(physics: Physics): void {
+  const internal = physics.internal;
+  const t = internal.touching;
+  internal.touching = internal.touchingNext;
+  internal.touchingNext = t;
+}
+
+/**
+ * Adds the Contact component to entities that began touching and removes it from those that
+ * stopped (the only structural changes; persisting contacts only update data).
+ */
+export function applyContactComponent(physics: Physics): void {
+  const { world } = physics;
+  const Contact = physics.components.Contact;
+  const internal = physics.internal;
+  const { touching, touchingNext } = internal;
+  for (let i = 0; i < touchingNext.count; i++) {
+    const eid = touchingNext.ids[i];
+    if ((internal.flags[eid] & HAS_CONTACT) !== 0) continue;
+    addComponent(world, eid, Contact);
+    internal.flags[eid] |= HAS_CONTACT;
+  }
+  for (let i = 0; i < touching.count; i++) {
+    const eid = touching.ids[i];
+    if (Contact.count[eid] !== 0 || (internal.flags[eid] & HAS_CONTACT) === 0) continue;
+    internal.flags[eid] &= ~HAS_CONTACT;
+    removeComponent(world, eid, Contact);
+  }
+  swapTouching(physics);
+}

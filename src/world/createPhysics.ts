@@ -1,0 +1,166 @@
+/**
+ * `createPhysics(world, options)`: per-world physics storage and bookkeeping. Observers on the bitecs
+ * world keep a flag byte per entity (sphere, box, moving, sensor, filtered) so that the systems scan
+ * entity ids in ascending order, grow storage before a new id is written, and forget removed bodies.
+ * @module
+ */
+import { observe, onAdd, onRemove, type World } from 'bitecs';
+import { createComponents, growStore, type PhysicsComponents } from '../../components/index.js';
+import { gridCreate, queryOutCreate } from '../broadphase/grid.js';
+import { HAS_CONTACT } from './contactComponent.js';
+import { PhysicsInputError } from './errors.js';
+import { contactListCreate, idListCreate, idListPush, pairListCreate } from './lists.js';
+import { BodyFlags, type Physics, type PhysicsOptions } from './types.js';
+
+const { SPHERE, BOX, MOVING, SENSOR, FILTER } = BodyFlags;
+const DEFAULT_GROUP = 1;
+const DEFAULT_MASK = 0xffffffff;
+
+function checkOption(name: string, value: number | undefined, ok: (v: number) => boolean, what: string): void {
+  if (value !== undefined && !(typeof value === 'number' && ok(value))) {
+    throw new PhysicsInputError(-1, `options.${name}`, `${what}, got ${String(value)}`);
+  }
+}
+
+function validateOptions(o: PhysicsOptions): void {
+  checkOption('dt', o.dt, (v) => Number.isFinite(v) && v > 0, 'must be a finite number > 0 (seconds)');
+  checkOption('capacity', o.capacity, (v) => Number.isInteger(v) && v > 0 && v <= 1 << 24, 'must be an integer in 1..2^24');
+  checkOption('cellSize', o.cellSize, (v) => Number.isFinite(v) && v > 0, 'must be a finite number > 0 (length units)');
+  for (const key of ['position', 'velocity'] as const) {
+    const s = o[key];
+    if (s !== undefined && !(s && s.x && s.y && s.z)) {
+      throw new PhysicsInputError(-1, `options.${key}`, 'must be an object of x, y, z arrays indexed by entity id');
+    }
+  }
+}
+
+/** Grows every physics-owned array so that entity id `eid` fits. */
+function ensureCapacity(physics: Physics, eid: number, own: PhysicsComponents): void {
+  const internal = physics.internal;
+  if (eid < internal.capacity) return;
+  let cap = internal.capacity;
+  while (cap <= eid) cap *= 2;
+  for (const store of Object.values(own)) growStore(store, cap);
+  for (const key of ['flags', 'purgeMark'] as const) {
+    const next = new Uint8Array(cap);
+    next.set(internal[key]);
+    internal[key] = next;
+  }
+  internal.capacity = cap;
+}
+
+/**
+ * Creates the physics state of one bitecs world: its component stores (`physics.components`), the
+ * contact output and the broadphase. Register no component yourself: add `Position` + `Sphere`
+ * (or `Box`) to an entity and it is a body; add `Velocity` to make it move (a box without Velocity is
+ * static, bucketed once); `Sensor` and `CollisionFilter` are optional. Many instances may live in one
+ * process, one per world. Throws `PhysicsInputError` for bad options.
+ */
+export function createPhysics(world: World, options: PhysicsOptions = {}): Physics {
+  validateOptions(options);
+  const capacity = options.capacity ?? 1024;
+  const own = createComponents(capacity);
+  const components: PhysicsComponents = {
+    ...own,
+    Position: options.position ?? own.Position,
+    Velocity: options.velocity ?? own.Velocity,
+  };
+  const physics: Physics = {
+    world,
+    components,
+    dt: options.dt ?? 1 / 60,
+    continuous: options.continuous ?? true,
+    integrate: options.integrate ?? true,
+    validate: options.validate ?? true,
+    contactComponent: options.contactComponent ?? true,
+    tick: 0,
+    contacts: contactListCreate(),
+    began: pairListCreate(),
+    ended: pairListCreate(),
+    internal: {
+      capacity,
+      maxEid: 0,
+      flags: new Uint8Array(capacity),
+      purgeMark: new Uint8Array(capacity),
+      purgeList: idListCreate(),
+      cellSize: options.cellSize ?? 0,
+      staticGrid: gridCreate(options.cellSize ?? 1),
+      staticDirty: true,
+      dynamicGrid: gridCreate(options.cellSize ?? 1),
+      query: queryOutCreate(),
+      pairs: pairListCreate(),
+      previous: pairListCreate(),
+      touching: idListCreate(),
+      touchingNext: idListCreate(),
+      unobserve: [],
+    },
+  };
+  registerObservers(physics, own);
+  return physics;
+}
+
+function registerObservers(physics: Physics, own: PhysicsComponents): void {
+  const { world, components: c, internal } = physics;
+  const on = (hook: ReturnType<typeof onAdd>, fn: (eid: number) => void) => internal.unobserve.push(observe(world, hook, fn));
+  const grow = (eid: number) => ensureCapacity(physics, eid, own);
+  for (const store of Object.values(c)) on(onAdd(store), grow);
+  const setFlag = (flag: number) => (eid: number) => {
+    grow(eid);
+    internal.flags[eid] |= flag;
+    if (eid > internal.maxEid) internal.maxEid = eid;
+    if ((internal.flags[eid] & BOX) !== 0) internal.staticDirty = true;
+  };
+  const clearFlag = (flag: number) => (eid: number) => {
+    const was = internal.flags[eid];
+    internal.flags[eid] = was & ~flag;
+    if ((was & BOX) !== 0) internal.staticDirty = true;
+    if ((flag & (SPHERE | BOX)) !== 0 && (was & flag) !== 0 && internal.purgeMark[eid] === 0) {
+      internal.purgeMark[eid] = 1;
+      idListPush(internal.purgeList, eid);
+    }
+  };
+  on(onAdd(c.Position, c.Sphere), setFlag(SPHERE));
+  on(onRemove(c.Position, c.Sphere), clearFlag(SPHERE));
+  on(onAdd(c.Position, c.Box), setFlag(BOX));
+  on(onRemove(c.Position, c.Box), clearFlag(BOX));
+  on(onAdd(c.Velocity), setFlag(MOVING));
+  on(onRemove(c.Velocity), clearFlag(MOVING));
+  on(onRemove(c.Contact), (eid) => {
+    internal.flags[eid] &= ~HAS_CONTACT;
+  });
+  on(onAdd(c.Sensor), setFlag(SENSOR));
+  on(onRemove(c.Sensor), clearFlag(SENSOR));
+  on(onAdd(c.Box), (eid) => {
+    grow(eid);
+    const b = c.Box;
+    if (b.qx[eid] === 0 && b.qy[eid] === 0 && b.qz[eid] === 0 && b.qw[eid] === 0) b.qw[eid] = 1;
+  });
+  const resetFilter = (eid: number) => {
+    grow(eid);
+    c.CollisionFilter.group[eid] = DEFAULT_GROUP;
+    c.CollisionFilter.mask[eid] = DEFAULT_MASK;
+  };
+  on(onAdd(c.Position), (eid) => {
+    if ((internal.flags[eid] & FILTER) === 0) resetFilter(eid);
+  });
+  on(onAdd(c.CollisionFilter), setFlag(FILTER));
+  on(onRemove(c.CollisionFilter), (eid) => {
+    clearFlag(FILTER)(eid);
+    resetFilter(eid);
+  });
+}
+
+/**
+ * Marks the static boxes as changed so the broadphase re-buckets them at the next step. Call it
+ * after writing Position or Box fields of a box that has no Velocity (adding or removing bodies and
+ * components is noticed by itself).
+ */
+export function markStaticDirty(physics: Physics): void {
+  physics.internal.staticDirty = true;
+}
+
+/** Detaches the physics instance from its world (removes its observers). */
+export function destroyPhysics(physics: Physics): void {
+  for (const off of physics.internal.unobserve) off();
+  physics.internal.unobserve.length = 0;
+}

@@ -1,0 +1,181 @@
+/**
+ * The narrowphase of one tick: every candidate pair through the geometry functions, into the world
+ * contact list (sorted by (a, b) because the candidate pairs are), then began/persisting/ended by a
+ * merge with the previous tick's pairs. Pure over typed arrays; no bitecs calls.
+ *
+ * A pair is in contact when the two bodies touch at any moment of the tick's motion (relative
+ * velocity × dt) with continuous contacts on, or at the current pose otherwise. `toi` is the first
+ * such fraction of the tick (0 when already touching at its start); normal, depth and point are
+ * those of the geometry API at the time of impact; the point is where it is in the world then.
+ * @module
+ */
+import { castSphereBox } from '../geometry/castSphereBox.js';
+import { castSphereSphere } from '../geometry/castSphereSphere.js';
+import { contactSphereBox } from '../geometry/contactSphereBox.js';
+import { contactSphereSphere } from '../geometry/contactSphereSphere.js';
+import type { BoxShape, CastResult, ContactResult, SphereShape, Vec3 } from '../geometry/types.js';
+import { boxRotation, rotation } from './bodies.js';
+import { contactListReserve, pairListPush } from './lists.js';
+import { BodyFlags, ContactFlags, type Physics } from './types.js';
+
+const { SPHERE, MOVING, SENSOR } = BodyFlags;
+
+const sphereA: SphereShape = { center: { x: 0, y: 0, z: 0 }, radius: 0 };
+const sphereB: SphereShape = { center: { x: 0, y: 0, z: 0 }, radius: 0 };
+const box: BoxShape = { center: { x: 0, y: 0, z: 0 }, halfExtents: { x: 0, y: 0, z: 0 }, rotation: { x: 0, y: 0, z: 0, w: 1 } };
+const motion: Vec3 = { x: 0, y: 0, z: 0 };
+const motionB: Vec3 = { x: 0, y: 0, z: 0 };
+const contact: ContactResult = { normal: { x: 0, y: 0, z: 0 }, depth: 0, point: { x: 0, y: 0, z: 0 } };
+const cast: CastResult = { toi: 0, normal: { x: 0, y: 0, z: 0 }, point: { x: 0, y: 0, z: 0 } };
+
+function loadSphere(physics: Physics, eid: number, out: SphereShape): void {
+  const p = physics.components.Position;
+  out.center.x = p.x[eid];
+  out.center.y = p.y[eid];
+  out.center.z = p.z[eid];
+  out.radius = physics.components.Sphere.radius[eid];
+}
+
+function loadBox(physics: Physics, eid: number): void {
+  const p = physics.components.Position;
+  const b = physics.components.Box;
+  box.center.x = p.x[eid];
+  box.center.y = p.y[eid];
+  box.center.z = p.z[eid];
+  box.halfExtents.x = b.hx[eid];
+  box.halfExtents.y = b.hy[eid];
+  box.halfExtents.z = b.hz[eid];
+  boxRotation(physics, eid);
+  const q = box.rotation!;
+  q.x = rotation[0];
+  q.y = rotation[1];
+  q.z = rotation[2];
+  q.w = rotation[3];
+}
+
+/** Writes eid's displacement over the tick (velocity × dt, or 0) into `out`; true when non-zero. */
+function loadMotion(physics: Physics, eid: number, out: Vec3): boolean {
+  if ((physics.internal.flags[eid] & MOVING) === 0 || !physics.continuous) {
+    out.x = 0;
+    out.y = 0;
+    out.z = 0;
+    return false;
+  }
+  const v = physics.components.Velocity;
+  const dt = physics.dt;
+  out.x = v.x[eid] * dt;
+  out.y = v.y[eid] * dt;
+  out.z = v.z[eid] * dt;
+  return out.x !== 0 || out.y !== 0 || out.z !== 0;
+}
+
+/** Appends the current `contact` (toi 0) or `cast` (toi > 0, point moved with b) to the list. */
+function pushContact(physics: Physics, a: number, b: number, swept: boolean): void {
+  const list = physics.contacts;
+  const i = list.count++;
+  const r = swept ? cast : contact;
+  list.a[i] = a;
+  list.b[i] = b;
+  list.nx[i] = r.normal.x;
+  list.ny[i] = r.normal.y;
+  list.nz[i] = r.normal.z;
+  list.depth[i] = swept ? 0 : contact.depth;
+  const t = swept ? cast.toi : 0;
+  list.toi[i] = t;
+  list.px[i] = r.point.x + t * motionB.x;
+  list.py[i] = r.point.y + t * motionB.y;
+  list.pz[i] = r.point.z + t * motionB.z;
+  const flags = physics.internal.flags;
+  list.flags[i] = ((flags[a] | flags[b]) & SENSOR) !== 0 ? ContactFlags.SENSOR : 0;
+}
+
+function testPair(physics: Physics, a: number, b: number): void {
+  loadSphere(physics, a, sphereA);
+  const movingA = loadMotion(physics, a, motion);
+  const movingB = loadMotion(physics, b, motionB);
+  motion.x -= motionB.x;
+  motion.y -= motionB.y;
+  motion.z -= motionB.z;
+  const moving = (movingA || movingB) && (motion.x !== 0 || motion.y !== 0 || motion.z !== 0);
+  if ((physics.internal.flags[b] & SPHERE) !== 0) {
+    loadSphere(physics, b, sphereB);
+    if (contactSphereSphere(sphereA, sphereB, contact)) pushContact(physics, a, b, false);
+    else if (moving && castSphereSphere(sphereA, motion, sphereB, cast)) pushContact(physics, a, b, true);
+  } else {
+    loadBox(physics, b);
+    if (contactSphereBox(sphereA, box, contact)) pushContact(physics, a, b, false);
+    else if (moving && castSphereBox(sphereA, motion, box, cast)) pushContact(physics, a, b, true);
+  }
+}
+
+/** Drops previous pairs that involve entities removed since the last narrowphase. */
+function purgeRemoved(physics: Physics): void {
+  const { previous, purgeList, purgeMark } = physics.internal;
+  if (purgeList.count === 0) return;
+  let n = 0;
+  for (let i = 0; i < previous.count; i++) {
+    const a = previous.a[i];
+    const b = previous.b[i];
+    if (purgeMark[a] !== 0 || purgeMark[b] !== 0) continue;
+    previous.a[n] = a;
+    previous.b[n] = b;
+    n++;
+  }
+  previous.count = n;
+}
+
+/** Clears the removal marks once every consumer has seen them. */
+export function clearPurged(physics: Physics): void {
+  const { purgeList, purgeMark } = physics.internal;
+  for (let i = 0; i < purgeList.count; i++) purgeMark[purgeList.ids[i]] = 0;
+  purgeList.count = 0;
+}
+
+function comparePairs(a1: number, b1: number, a2: number, b2: number): number {
+  return a1 !== a2 ? a1 - a2 : b1 - b2;
+}
+
+/** Flags began/persisting, fills `began` and `ended`, and makes this tick's pairs the previous. */
+function diffWithPrevious(physics: Physics): void {
+  const list = physics.contacts;
+  const { previous } = physics.internal;
+  const { began, ended } = physics;
+  began.count = 0;
+  ended.count = 0;
+  let j = 0;
+  for (let i = 0; i < list.count; i++) {
+    const a = list.a[i];
+    const b = list.b[i];
+    while (j < previous.count && comparePairs(previous.a[j], previous.b[j], a, b) < 0) {
+      pairListPush(ended, previous.a[j], previous.b[j]);
+      j++;
+    }
+    if (j < previous.count && previous.a[j] === a && previous.b[j] === b) {
+      list.flags[i] |= ContactFlags.PERSISTING;
+      j++;
+    } else {
+      list.flags[i] |= ContactFlags.BEGAN;
+      pairListPush(began, a, b);
+    }
+  }
+  for (; j < previous.count; j++) pairListPush(ended, previous.a[j], previous.b[j]);
+  previous.count = 0;
+  for (let i = 0; i < list.count; i++) pairListPush(previous, list.a[i], list.b[i]);
+}
+
+/** Runs the narrowphase over `physics.internal.pairs` into `physics.contacts`, `began`, `ended`. */
+export function updateNarrowphase(physics: Physics): void {
+  const { pairs } = physics.internal;
+  const list = physics.contacts;
+  contactListReserve(list, pairs.count);
+  list.count = 0;
+  const flags = physics.internal.flags;
+  for (let i = 0; i < pairs.count; i++) {
+    const a = pairs.a[i];
+    const b = pairs.b[i];
+    // A body removed between the broadphase and now is skipped.
+    if ((flags[a] & SPHERE) !== 0 && (flags[b] & (SPHERE | BodyFlags.BOX)) !== 0) testPair(physics, a, b);
+  }
+  purgeRemoved(physics);
+  diffWithPrevious(physics);
+}

@@ -1,0 +1,135 @@
+/**
+ * The physics instance: per-world storage, options, the contact output and internal buffers.
+ * @module
+ */
+import type { World } from 'bitecs';
+import type { PhysicsComponents, Vec3Store } from '../../components/index.js';
+import type { Grid, QueryOut } from '../broadphase/grid.js';
+
+/** Options of `createPhysics`. */
+export interface PhysicsOptions {
+  /** Fixed step in seconds (> 0). Default 1/60. */
+  dt?: number;
+  /** Initial entity-id capacity of the component arrays; they grow by doubling. Default 1024. */
+  capacity?: number;
+  /**
+   * Broadphase cell side in length units (> 0). Default: chosen at the first step from the shapes
+   * (twice the mean sphere swept diameter, or the mean box size when there are no spheres).
+   */
+  cellSize?: number;
+  /** Swept (continuous) contacts over each tick's motion: no tunnelling. Default true. */
+  continuous?: boolean;
+  /** Move positions by velocity × dt after detection. Default true. */
+  integrate?: boolean;
+  /** Check positions, velocities and shapes at each step and throw `PhysicsInputError`. Default true. */
+  validate?: boolean;
+  /** Maintain the Contact component on touching entities. Default true. */
+  contactComponent?: boolean;
+  /** A game's own Position store (x, y, z arrays indexed by entity id) to use instead of ours. */
+  position?: Vec3Store;
+  /** A game's own Velocity store to use instead of ours. */
+  velocity?: Vec3Store;
+}
+
+/** Flags of a contact in the world contact list. */
+export const ContactFlags = {
+  /** The pair was not touching in the previous tick. */
+  BEGAN: 1,
+  /** The pair was touching in the previous tick too. */
+  PERSISTING: 2,
+  /** At least one of the two bodies is a sensor. */
+  SENSOR: 4,
+} as const;
+
+/**
+ * Every contact of the last tick in preallocated float64 arrays, sorted by (a, b).
+ * In a sphere–box contact `a` is the sphere and `b` the box; in a sphere–sphere contact `a` is the
+ * lower entity id. The normal points from b toward a; depth, point and toi follow the geometry API
+ * (taken at the time of impact; the point is where it is in the world at that time).
+ * Read entries `0 .. count - 1`; the arrays may be longer and are replaced when they grow.
+ */
+export interface ContactList {
+  count: number;
+  a: Uint32Array;
+  b: Uint32Array;
+  nx: Float64Array;
+  ny: Float64Array;
+  nz: Float64Array;
+  depth: Float64Array;
+  px: Float64Array;
+  py: Float64Array;
+  pz: Float64Array;
+  toi: Float64Array;
+  /** Bits of {@link ContactFlags}. */
+  flags: Uint8Array;
+}
+
+/** A list of entity pairs (a, b), sorted. */
+export interface PairList {
+  count: number;
+  a: Uint32Array;
+  b: Uint32Array;
+}
+
+/** A list of entity ids. */
+export interface IdList {
+  count: number;
+  ids: Uint32Array;
+}
+
+/** Per-entity body flags (internal). */
+export const BodyFlags = {
+  SPHERE: 1,
+  BOX: 2,
+  MOVING: 4,
+  SENSOR: 8,
+  FILTER: 16,
+} as const;
+
+/** A physics instance bound to one bitecs world. Create it with `createPhysics(world, options)`. */
+export interface Physics {
+  readonly world: World;
+  /** Component stores of this instance (Position/Velocity may be the game's own). */
+  readonly components: PhysicsComponents;
+  /** Fixed step in seconds. */
+  dt: number;
+  continuous: boolean;
+  integrate: boolean;
+  validate: boolean;
+  contactComponent: boolean;
+  /** Ticks stepped so far. */
+  tick: number;
+  /** All contacts of the last tick, sorted by (a, b). */
+  readonly contacts: ContactList;
+  /** Pairs that began touching in the last tick (sorted). */
+  readonly began: PairList;
+  /** Pairs that stopped touching in the last tick (sorted); pairs with a removed entity are dropped. */
+  readonly ended: PairList;
+  /** Internal state; not part of the public API. */
+  readonly internal: PhysicsInternal;
+}
+
+/** Internal buffers of a physics instance. */
+export interface PhysicsInternal {
+  capacity: number;
+  /** Highest entity id that has been a body (scan bound). */
+  maxEid: number;
+  flags: Uint8Array;
+  /** Body flags of entities removed since the last narrowphase. */
+  purgeMark: Uint8Array;
+  purgeList: IdList;
+  cellSize: number;
+  staticGrid: Grid;
+  staticDirty: boolean;
+  dynamicGrid: Grid;
+  query: QueryOut;
+  /** Candidate pairs from the broadphase, sorted by (a, b). */
+  pairs: PairList;
+  /** Previous tick's contact pairs. */
+  previous: PairList;
+  /** Entities holding the Contact component. */
+  touching: IdList;
+  /** Scratch: entities touching this tick. */
+  touchingNext: IdList;
+  unobserve: Array<() => void>;
+}
