@@ -7,7 +7,7 @@
  * 5.1.3: "the closest point on an OBB" by working in its frame). Results are written to the
  * module-level scratch `K` so that no call allocates.
  */
-import { clamp } from '../math/scalar.js';
+import { clamp, length3, withinDistance } from '../math/scalar.js';
 import type { BoxShape, Quat, Vec3 } from './types.js';
 
 /**
@@ -64,12 +64,12 @@ export function vectorToBoxFrame(box: BoxShape, v: Vec3): void {
   }
 }
 
-/** Squared distance from the local point (lx, ly, lz) to the box |x|<=hx, |y|<=hy, |z|<=hz (clamping). */
-export function distanceSqLocal(lx: number, ly: number, lz: number, hx: number, hy: number, hz: number): number {
-  const dx = lx - clamp(lx, -hx, hx);
-  const dy = ly - clamp(ly, -hy, hy);
-  const dz = lz - clamp(lz, -hz, hz);
-  return dx * dx + dy * dy + dz * dz;
+/**
+ * Whether the local point (lx, ly, lz) is within distance r of the box |x|<=hx, |y|<=hy, |z|<=hz
+ * (closed), by clamping onto the box.
+ */
+export function withinBoxLocal(lx: number, ly: number, lz: number, hx: number, hy: number, hz: number, r: number): boolean {
+  return withinDistance(lx - clamp(lx, -hx, hx), ly - clamp(ly, -hy, hy), lz - clamp(lz, -hz, hz), r);
 }
 
 /**
@@ -88,12 +88,11 @@ export function fillContactLocal(lx: number, ly: number, lz: number, hx: number,
   const dx = lx - px;
   const dy = ly - py;
   const dz = lz - pz;
-  const d2 = dx * dx + dy * dy + dz * dz;
   K[4] = px;
   K[5] = py;
   K[6] = pz;
-  if (d2 > 0) {
-    const d = Math.sqrt(d2);
+  if (dx !== 0 || dy !== 0 || dz !== 0) {
+    const d = length3(dx, dy, dz);
     K[0] = dx / d;
     K[1] = dy / d;
     K[2] = dz / d;

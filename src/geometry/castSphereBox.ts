@@ -1,6 +1,12 @@
-import { distanceSqLocal, fillContactLocal, K, pointToBoxFrame, vectorToBoxFrame, writeWorldNormalPoint } from './boxFrame.js';
+import { fillContactLocal, K, pointToBoxFrame, vectorToBoxFrame, withinBoxLocal, writeWorldNormalPoint } from './boxFrame.js';
 import { enterCapsule } from './entryTime.js';
 import type { BoxShape, CastResult, SphereShape, Vec3 } from './types.js';
+
+/**
+ * A toi this close to 1 is within rounding of the step's end: the static test at the end pose
+ * decides, so that "hit within the step" agrees with the overlap test there to the last ulp.
+ */
+export const END_CHECK = 1 - 1e-15;
 
 // Slab-test state (module scratch, so the per-axis helper allocates nothing).
 let slabT0 = 0;
@@ -53,7 +59,7 @@ function castLocal(
   cx: number, cy: number, cz: number, mx: number, my: number, mz: number,
   hx: number, hy: number, hz: number, r: number,
 ): boolean {
-  if (distanceSqLocal(cx, cy, cz, hx, hy, hz) <= r * r) {
+  if (withinBoxLocal(cx, cy, cz, hx, hy, hz, r)) {
     fillContactLocal(cx, cy, cz, hx, hy, hz, r);
     K[7] = 0;
     return true;
@@ -75,6 +81,7 @@ function castLocal(
   const oz = pz < -hz || pz > hz;
   const outside = (ox ? 1 : 0) + (oy ? 1 : 0) + (oz ? 1 : 0);
   if (outside <= 1 && slabAxis >= 0) {
+    if (t >= END_CHECK && !withinBoxLocal(cx + mx, cy + my, cz + mz, hx, hy, hz, r)) return false;
     writeFaceHit(slabAxis, px, py, pz, mx, my, mz, hx, hy, hz, t);
     return true;
   }
@@ -89,12 +96,32 @@ function castLocal(
     t = Math.min(t, enterEdge(1, vx, vy, vz, cx, cy, cz, mx, my, mz, hx, hy, hz, r));
     t = Math.min(t, enterEdge(2, vx, vy, vz, cx, cy, cz, mx, my, mz, hx, hy, hz, r));
   }
-  // outside <= 1 without an entry axis only happens by rounding at t = 0: keep t.
+  else if (slabAxis < 0) {
+    // Inside the grown box at the start yet not touching: within rounding of one face. Touch
+    // when moving toward that face, at the time its gap closes (0 when the gap rounds away).
+    t = roundingFaceEntry(px, py, pz, mx, my, mz, hx, hy, hz, r);
+  }
   if (!(t <= 1)) return false;
+  if (t >= END_CHECK && !withinBoxLocal(cx + mx, cy + my, cz + mz, hx, hy, hz, r)) return false;
   fillContactLocal(cx + t * mx, cy + t * my, cz + t * mz, hx, hy, hz, r);
   K[3] = 0;
   K[7] = t;
   return true;
+}
+
+/** Entry time through the one face the start is outside of (by rounding), or Infinity. */
+function roundingFaceEntry(
+  px: number, py: number, pz: number, mx: number, my: number, mz: number,
+  hx: number, hy: number, hz: number, r: number,
+): number {
+  const axis = px < -hx || px > hx ? 0 : py < -hy || py > hy ? 1 : pz < -hz || pz > hz ? 2 : -1;
+  if (axis < 0) return Infinity;
+  const p = axis === 0 ? px : axis === 1 ? py : pz;
+  const m = axis === 0 ? mx : axis === 1 ? my : mz;
+  const h = axis === 0 ? hx : axis === 1 ? hy : hz;
+  if (!(p * m < 0)) return Infinity;
+  const gap = Math.abs(p) - h - r;
+  return gap > 0 ? gap / Math.abs(m) : 0;
 }
 
 function sign(v: number): number {

@@ -1,5 +1,7 @@
 import { writeSphereSphereContact } from './contactSphereSphere.js';
-import { firstEntry } from './entryTime.js';
+import { withinDistance } from '../math/scalar.js';
+import { END_CHECK } from './castSphereBox.js';
+import { enterBall } from './entryTime.js';
 import type { CastResult, SphereShape, Vec3 } from './types.js';
 
 /**
@@ -14,7 +16,8 @@ import type { CastResult, SphereShape, Vec3 } from './types.js';
  * not touch within the step.
  *
  * Algorithm: a ray against the sphere of radius ra + rb around cb (Ericson, Real-Time Collision
- * Detection, 5.5.5 reduced to 5.3.2), with the cancellation-free root. No allocation.
+ * Detection, 5.5.5 reduced to 5.3.2), with the discriminant from the distance to the motion's line
+ * and the cancellation-free root (Ray Tracing Gems, ch. 7). No allocation.
  */
 export function castSphereSphere(a: SphereShape, motion: Vec3, b: SphereShape, out: CastResult): boolean {
   const qx = a.center.x - b.center.x;
@@ -24,17 +27,15 @@ export function castSphereSphere(a: SphereShape, motion: Vec3, b: SphereShape, o
   const mx = motion.x;
   const my = motion.y;
   const mz = motion.z;
-  const c2 = qx * qx + qy * qy + qz * qz;
-  const t = firstEntry(mx * mx + my * my + mz * mz, qx * mx + qy * my + qz * mz, c2 - rsum * rsum);
-  if (!(t <= 1)) return false;
-  out.toi = t;
-  if (t === 0) {
-    writeSphereSphereContact(qx, qy, qz, b, c2, rsum, out);
+  if (withinDistance(qx, qy, qz, rsum)) {
+    out.toi = 0;
+    writeSphereSphereContact(qx, qy, qz, b, rsum, out);
     return true;
   }
-  const dx = qx + t * mx;
-  const dy = qy + t * my;
-  const dz = qz + t * mz;
-  writeSphereSphereContact(dx, dy, dz, b, dx * dx + dy * dy + dz * dz, rsum, out);
+  const t = enterBall(qx, qy, qz, mx, my, mz, rsum);
+  if (!(t <= 1)) return false;
+  if (t >= END_CHECK && !withinDistance(qx + mx, qy + my, qz + mz, rsum)) return false;
+  out.toi = t;
+  writeSphereSphereContact(qx + t * mx, qy + t * my, qz + t * mz, b, rsum, out);
   return true;
 }

@@ -1,4 +1,4 @@
-import { distanceSqLocal, fillContactLocal, K, pointToBoxFrame, writeWorldNormalPoint } from './boxFrame.js';
+import { fillContactLocal, K, pointToBoxFrame, withinBoxLocal, writeWorldNormalPoint } from './boxFrame.js';
 import type { BoxShape, ContactResult, SphereShape } from './types.js';
 
 /**
@@ -24,7 +24,7 @@ export function contactSphereBox(sphere: SphereShape, box: BoxShape, out: Contac
   const lx = K[8];
   const ly = K[9];
   const lz = K[10];
-  if (distanceSqLocal(lx, ly, lz, h.x, h.y, h.z) > r * r) return false;
+  if (!withinBoxLocal(lx, ly, lz, h.x, h.y, h.z, r)) return false;
   fillContactLocal(lx, ly, lz, h.x, h.y, h.z, r);
   out.depth = K[3];
   writeWorldNormalPoint(box, out);

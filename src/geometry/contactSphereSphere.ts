@@ -1,12 +1,13 @@
+import { length3, withinDistance } from '../math/scalar.js';
 import type { ContactResult, SphereShape, Vec3 } from './types.js';
 
 /**
  * Writes the normal and point of sphere a against sphere b into `out` and returns the depth, given
- * a's centre relative to b's, (dx, dy, dz), with d2 = its squared length and rsum = ra + rb.
- * Shared by the static and swept sphere–sphere queries. Coincident centres get the fixed normal +x.
+ * a's centre relative to b's, (dx, dy, dz), and rsum = ra + rb. Shared by the static and swept
+ * sphere–sphere queries. Coincident centres get the fixed normal +x.
  */
 export function writeSphereSphereContact(
-  dx: number, dy: number, dz: number, b: SphereShape, d2: number, rsum: number,
+  dx: number, dy: number, dz: number, b: SphereShape, rsum: number,
   out: { normal: Vec3; point: Vec3 },
 ): number {
   const c = b.center;
@@ -14,8 +15,8 @@ export function writeSphereSphereContact(
   let ny = 0;
   let nz = 0;
   let d = 0;
-  if (d2 > 0) {
-    d = Math.sqrt(d2);
+  if (dx !== 0 || dy !== 0 || dz !== 0) {
+    d = length3(dx, dy, dz);
     nx = dx / d;
     ny = dy / d;
     nz = dz / d;
@@ -44,8 +45,7 @@ export function contactSphereSphere(a: SphereShape, b: SphereShape, out: Contact
   const dy = a.center.y - b.center.y;
   const dz = a.center.z - b.center.z;
   const rsum = a.radius + b.radius;
-  const d2 = dx * dx + dy * dy + dz * dz;
-  if (d2 > rsum * rsum) return false;
-  out.depth = writeSphereSphereContact(dx, dy, dz, b, d2, rsum, out);
+  if (!withinDistance(dx, dy, dz, rsum)) return false;
+  out.depth = writeSphereSphereContact(dx, dy, dz, b, rsum, out);
   return true;
 }

@@ -1,4 +1,4 @@
-import { distanceSqLocal, K, pointToBoxFrame } from './boxFrame.js';
+import { K, pointToBoxFrame, withinBoxLocal } from './boxFrame.js';
 import type { BoxShape, SphereShape } from './types.js';
 
 /**
@@ -11,6 +11,5 @@ import type { BoxShape, SphereShape } from './types.js';
 export function overlapSphereBox(sphere: SphereShape, box: BoxShape): boolean {
   pointToBoxFrame(box, sphere.center);
   const h = box.halfExtents;
-  const r = sphere.radius;
-  return distanceSqLocal(K[8], K[9], K[10], h.x, h.y, h.z) <= r * r;
+  return withinBoxLocal(K[8], K[9], K[10], h.x, h.y, h.z, sphere.radius);
 }

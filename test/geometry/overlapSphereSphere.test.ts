@@ -1,0 +1,68 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { contactSphereSphere, overlapSphereSphere } from '../../src/index.js';
+import { norm3, sub3, toArr } from '../oracle/oracle.js';
+import { exactSSArb, nextDown, nextUp, ssSceneArb } from './arbitraries.js';
+import { EPS_REL, assertOk, deepFreeze, newContact, ssScale } from './checks.js';
+
+const RUNS = 100_000;
+const EXACT_RUNS = 30_000;
+const sphere = (x: number, y: number, z: number, radius: number) => ({ center: { x, y, z }, radius });
+
+describe('overlapSphereSphere', () => {
+  it(`property: agrees with the oracle outside an eps band; symmetric; equals contactSphereSphere's return (${RUNS} cases)`, () => {
+    fc.assert(
+      fc.property(ssSceneArb, (sc) => {
+        deepFreeze(sc);
+        const got = overlapSphereSphere(sc.a, sc.b);
+        if (typeof got !== 'boolean') throw new Error(`returned ${String(got)}`);
+        const eps = EPS_REL * ssScale(sc.a, sc.b);
+        const gap = norm3(sub3(toArr(sc.a.center), toArr(sc.b.center))) - (sc.a.radius + sc.b.radius);
+        if (gap < -eps && !got) assertOk(`false, but gap = ${gap}`, sc);
+        if (gap > eps && got) assertOk(`true, but gap = ${gap}`, sc);
+        if (overlapSphereSphere(sc.b, sc.a) !== got) assertOk('not symmetric in its arguments', sc);
+        if (contactSphereSphere(sc.a, sc.b, newContact()) !== got) assertOk('contactSphereSphere returned a different boolean', sc);
+      }),
+      { numRuns: RUNS, seed: 0x5501 },
+    );
+  });
+
+  it(`property: exact integer scenes (touching = true, one ulp apart = false) (${EXACT_RUNS} cases)`, () => {
+    fc.assert(
+      fc.property(exactSSArb, (sc) => {
+        deepFreeze(sc);
+        const got = overlapSphereSphere(sc.a, sc.b);
+        if (got !== sc.expectOverlap) assertOk(`${sc.kind}: got ${got}, expected ${sc.expectOverlap}`, sc);
+        if (overlapSphereSphere(sc.b, sc.a) !== got) assertOk('not symmetric', sc);
+      }),
+      { numRuns: EXACT_RUNS, seed: 0x5502 },
+    );
+  });
+
+  it('touching along an axis and along a Pythagorean diagonal; one ulp apart', () => {
+    expect(overlapSphereSphere(sphere(0, 0, 0, 1), sphere(3, 0, 0, 2))).toBe(true);
+    expect(overlapSphereSphere(sphere(0, 0, 0, 1), sphere(nextUp(3), 0, 0, 2))).toBe(false);
+    expect(overlapSphereSphere(sphere(1, 2, 3, 2), sphere(4, 6, 3, 3))).toBe(true); // |(3,4,0)| = 5
+    // radii whose float64 sum is exactly nextDown(5) (nextDown(2) + 3 would round back to 5)
+    expect(overlapSphereSphere(sphere(1, 2, 3, nextDown(5) - 3), sphere(4, 6, 3, 3))).toBe(false);
+    expect(overlapSphereSphere(sphere(0, 0, 0, 3), sphere(2, 3, 6, 4))).toBe(true); // |(2,3,6)| = 7
+    expect(overlapSphereSphere(sphere(0, 0, 0, 3), sphere(2, 3, 6, nextDown(7) - 3))).toBe(false);
+  });
+
+  it('zero radii: point-in-sphere and point-point', () => {
+    expect(overlapSphereSphere(sphere(0, 0, 0, 0), sphere(0, 0, 0, 0))).toBe(true);
+    expect(overlapSphereSphere(sphere(0, 3, 4, 0), sphere(0, 0, 0, 5))).toBe(true);
+    expect(overlapSphereSphere(sphere(0, 3, 4, 0), sphere(0, 0, 0, nextDown(5)))).toBe(false);
+  });
+
+  it('regression: centres 5e-324 apart (squared distance underflows to 0) are reported overlapping with zero radii', () => {
+    // exact answer: distance 4.9e-324 > 0 = ra + rb -> false; |d|^2 underflows to 0, so d^2 <= R^2 says true
+    expect(overlapSphereSphere(sphere(0, 0, 0, 0), sphere(Number.MIN_VALUE, 0, 0, 0))).toBe(false);
+    expect(overlapSphereSphere(sphere(0, 0, 0, 0), sphere(1e-200, 0, 0, 0))).toBe(false);
+  });
+
+  it('one sphere containing the other', () => {
+    expect(overlapSphereSphere(sphere(0.1, 0, 0, 0.1), sphere(0, 0, 0, 10))).toBe(true);
+    expect(overlapSphereSphere(sphere(0, 0, 0, 10), sphere(0.1, 0, 0, 0))).toBe(true);
+  });
+});
