@@ -1,0 +1,311 @@
+/**
+ * Scene files: plain JSON descriptions of a few bodies, shared by the headless runner
+ * (`npm start -- --scene FILE`), the tests and the benchmarks.
+ *
+ * Format (units: the caller's length unit and seconds; frame: world):
+ *
+ * ```json
+ * { "dt": 0.016666666666666666,
+ *   "bodies": [
+ *     { "id": 7, "shape": "sphere", "position": [0, 2, 0], "radius": 1, "velocity": [0, -1, 0] },
+ *     { "id": 9, "shape": "box", "position": [0, 0, 0], "halfExtents": [2, 1, 2], "rotation": [0, 0, 0, 1] }
+ *   ] }
+ * ```
+ *
+ * - `dt`: optional fixed step in seconds (> 0), default 1/60.
+ * - `description`: optional free text.
+ * - `id`: the user's own id, a non-negative integer, unique in the file, echoed in contacts.
+ * - `velocity`: optional (omitted = the body does not move; a box without velocity is static).
+ * - `rotation`: optional unit quaternion (x, y, z, w), local → world, default identity; a non-unit
+ *   quaternion is normalised, a zero one is an error.
+ * Unknown fields are errors (they are usually typos). Spheres collide with spheres and boxes
+ * (default collision filters).
+ *
+ * Contacts are reported with the users' ids: in a sphere–box contact `a` is the sphere and `b` the
+ * box; in a sphere–sphere contact `a` is the lower user id. The normal points from b toward a; the
+ * point is on b's surface at the time of impact (for two spheres: centre_b(toi) + normal·r_b).
+ * @module
+ */
+import { readFileSync } from 'node:fs';
+import { createWorld, type World } from 'bitecs';
+import {
+  addBox,
+  addSphere,
+  createPhysics,
+  runBroadphase,
+  runIntegrate,
+  runNarrowphase,
+  type Physics,
+  type PhysicsOptions,
+} from '../../src/index.js';
+
+export type Vec3Tuple = [number, number, number];
+export type QuatTuple = [number, number, number, number];
+
+export interface SceneSphere {
+  id: number;
+  shape: 'sphere';
+  position: Vec3Tuple;
+  radius: number;
+  velocity?: Vec3Tuple;
+}
+
+export interface SceneBox {
+  id: number;
+  shape: 'box';
+  position: Vec3Tuple;
+  halfExtents: Vec3Tuple;
+  rotation?: QuatTuple;
+  velocity?: Vec3Tuple;
+}
+
+export type SceneBody = SceneSphere | SceneBox;
+
+export interface Scene {
+  /** Fixed step, seconds. */
+  dt: number;
+  bodies: SceneBody[];
+  description?: string;
+}
+
+/** One contact of a tick, with user ids (see the module comment for the conventions). */
+export interface SceneContact {
+  a: number;
+  b: number;
+  toi: number;
+  depth: number;
+  normal: Vec3Tuple;
+  point: Vec3Tuple;
+}
+
+/** A problem with a scene file; the message names the file, the body (index and id) and the field. */
+export class SceneFileError extends Error {
+  readonly file: string;
+  constructor(file: string, message: string) {
+    super(`${file}: ${message}`);
+    this.name = 'SceneFileError';
+    this.file = file;
+  }
+}
+
+const TOP_FIELDS = ['dt', 'bodies', 'description'];
+const SPHERE_FIELDS = ['id', 'shape', 'position', 'radius', 'velocity'];
+const BOX_FIELDS = ['id', 'shape', 'position', 'halfExtents', 'rotation', 'velocity'];
+
+/** Validation context: file name and the body being read (for messages). */
+interface Where {
+  file: string;
+  body: string;
+}
+
+function fail(where: Where, field: string, problem: string): never {
+  const prefix = where.body ? `${where.body}: ` : '';
+  throw new SceneFileError(where.file, `${prefix}${field}: ${problem}`);
+}
+
+function describe(v: unknown): string {
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (Array.isArray(v)) return `an array of ${v.length}`;
+  if (v === null) return 'null';
+  return typeof v === 'object' ? 'an object' : String(v);
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function checkFields(where: Where, obj: Record<string, unknown>, allowed: string[]): void {
+  for (const key of Object.keys(obj)) {
+    if (!allowed.includes(key)) fail(where, key, `unknown field (allowed: ${allowed.join(', ')})`);
+  }
+}
+
+function readNumbers(where: Where, field: string, v: unknown, n: number, min = -Infinity): number[] {
+  if (!Array.isArray(v) || v.length !== n) fail(where, field, `must be an array of ${n} numbers, got ${describe(v)}`);
+  const what = min === 0 ? 'a finite number >= 0' : 'a finite number';
+  v.forEach((c, i) => {
+    if (typeof c !== 'number' || !Number.isFinite(c) || c < min) fail(where, `${field}[${i}]`, `must be ${what}, got ${describe(c)}`);
+  });
+  return v.slice() as number[];
+}
+
+function readRadius(where: Where, v: unknown): number {
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) fail(where, 'radius', `must be a finite number >= 0, got ${describe(v)}`);
+  return v;
+}
+
+function readRotation(where: Where, v: unknown): QuatTuple {
+  const q = readNumbers(where, 'rotation', v, 4) as QuatTuple;
+  const n2 = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
+  if (!(n2 > 1e-12)) fail(where, 'rotation', 'quaternion [x, y, z, w] has length 0 (identity is [0, 0, 0, 1])');
+  return q;
+}
+
+function readId(where: Where, v: unknown, seen: Map<number, number>, index: number): number {
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) fail(where, 'id', `must be a non-negative integer, got ${describe(v)}`);
+  const first = seen.get(v);
+  if (first !== undefined) fail(where, 'id', `duplicate id ${v} (also bodies[${first}])`);
+  seen.set(v, index);
+  return v;
+}
+
+function readBody(file: string, v: unknown, index: number, seen: Map<number, number>): SceneBody {
+  const where: Where = { file, body: `bodies[${index}]` };
+  if (!isPlainObject(v)) fail(where, 'body', `must be an object, got ${describe(v)}`);
+  const id = readId(where, v.id, seen, index);
+  where.body = `bodies[${index}] (id ${id})`;
+  if (v.shape !== 'sphere' && v.shape !== 'box') fail(where, 'shape', `must be "sphere" or "box", got ${describe(v.shape)}`);
+  checkFields(where, v, v.shape === 'sphere' ? SPHERE_FIELDS : BOX_FIELDS);
+  const position = readNumbers(where, 'position', v.position, 3) as Vec3Tuple;
+  const velocity = v.velocity === undefined ? undefined : (readNumbers(where, 'velocity', v.velocity, 3) as Vec3Tuple);
+  const withVelocity = velocity ? { velocity } : {};
+  if (v.shape === 'sphere') return { id, shape: 'sphere', position, radius: readRadius(where, v.radius), ...withVelocity };
+  const halfExtents = readNumbers(where, 'halfExtents', v.halfExtents, 3, 0) as Vec3Tuple;
+  const rotation = v.rotation === undefined ? undefined : readRotation(where, v.rotation);
+  return { id, shape: 'box', position, halfExtents, ...(rotation ? { rotation } : {}), ...withVelocity };
+}
+
+/** Parses and validates scene JSON text. Throws `SceneFileError` naming the file, body and field. */
+export function parseScene(text: string, file = '<scene>'): Scene {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (e) {
+    throw new SceneFileError(file, `invalid JSON: ${(e as Error).message}`);
+  }
+  const where: Where = { file, body: '' };
+  if (!isPlainObject(data)) fail(where, 'scene', `must be a JSON object with "bodies", got ${describe(data)}`);
+  checkFields(where, data, TOP_FIELDS);
+  const dt = data.dt ?? 1 / 60;
+  if (typeof dt !== 'number' || !Number.isFinite(dt) || dt <= 0) fail(where, 'dt', `must be a finite number > 0 (seconds), got ${describe(dt)}`);
+  if (data.description !== undefined && typeof data.description !== 'string') fail(where, 'description', 'must be a string');
+  if (!Array.isArray(data.bodies)) fail(where, 'bodies', `must be an array of bodies, got ${describe(data.bodies)}`);
+  const seen = new Map<number, number>();
+  const bodies = data.bodies.map((b: unknown, i: number) => readBody(file, b, i, seen));
+  return { dt, bodies, ...(typeof data.description === 'string' ? { description: data.description } : {}) };
+}
+
+/** Reads and validates a scene file. Throws `SceneFileError` (also for a missing or unreadable file). */
+export function loadSceneFile(path: string): Scene {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    const why = err.code === 'ENOENT' ? 'no such file' : err.code === 'EISDIR' ? 'is a directory' : err.message;
+    throw new SceneFileError(path, `cannot read scene file: ${why}`);
+  }
+  return parseScene(text, path);
+}
+
+/** A scene put into a bitecs world with a physics instance. */
+export interface BuiltScene {
+  world: World;
+  physics: Physics;
+  scene: Scene;
+  /** Entity id of each body, in file order. */
+  eids: Uint32Array;
+  /** User id by entity id (NaN for entities that are not scene bodies). */
+  userIdOf: Float64Array;
+  /** By entity id: 1 when the body has a velocity (moves). */
+  moving: Uint8Array;
+  /** By entity id: 1 when the body is a sphere. */
+  sphere: Uint8Array;
+  spheres: number;
+  boxes: number;
+}
+
+/**
+ * Creates a world and physics instance (dt from the scene; `options` may override others, e.g.
+ * `continuous`) and adds the bodies in file order.
+ */
+export function buildScene(scene: Scene, options: PhysicsOptions = {}): BuiltScene {
+  const world = createWorld();
+  const physics = createPhysics(world, { capacity: scene.bodies.length + 1, ...options, dt: scene.dt });
+  const eids = new Uint32Array(scene.bodies.length);
+  let spheres = 0;
+  scene.bodies.forEach((b, i) => {
+    const common = { position: b.position, ...(b.velocity ? { velocity: b.velocity } : {}) };
+    if (b.shape === 'sphere') spheres++;
+    eids[i] = b.shape === 'sphere'
+      ? addSphere(physics, { ...common, radius: b.radius })
+      : addBox(physics, { ...common, halfExtents: b.halfExtents, ...(b.rotation ? { rotation: b.rotation } : {}) });
+  });
+  const top = eids.reduce((m, e) => Math.max(m, e), 0);
+  const userIdOf = new Float64Array(top + 1).fill(NaN);
+  const moving = new Uint8Array(top + 1);
+  const sphere = new Uint8Array(top + 1);
+  scene.bodies.forEach((b, i) => {
+    userIdOf[eids[i]] = b.id;
+    moving[eids[i]] = b.velocity ? 1 : 0;
+    sphere[eids[i]] = b.shape === 'sphere' ? 1 : 0;
+  });
+  return { world, physics, scene, eids, userIdOf, moving, sphere, spheres, boxes: scene.bodies.length - spheres };
+}
+
+/** Detection half of a tick: broadphase then narrowphase (fills `physics.contacts`). */
+export function detectScene(built: BuiltScene): void {
+  runBroadphase(built.physics);
+  runNarrowphase(built.physics);
+}
+
+/** Motion half of a tick: moves bodies by velocity × dt (no collision response). */
+export function advanceScene(built: BuiltScene): void {
+  if (built.physics.integrate) runIntegrate(built.physics);
+}
+
+/** A body's centre coordinate at the fraction `toi` of the tick (positions are those at the tick's start). */
+function centreAt(built: BuiltScene, eid: number, toi: number, axis: 'x' | 'y' | 'z'): number {
+  const { Position, Velocity } = built.physics.components;
+  const p = Position[axis][eid];
+  if (!built.moving[eid] || toi === 0) return p;
+  return p + toi * (Velocity[axis][eid] * built.physics.dt);
+}
+
+/** Contact `i` of the list with sphere a and b swapped (user order): normal negated, point on a. */
+function swappedContact(built: BuiltScene, i: number): SceneContact {
+  const c = built.physics.contacts;
+  const eid = c.a[i];
+  const r = built.physics.components.Sphere.radius[eid];
+  const toi = c.toi[i];
+  const n: Vec3Tuple = [-c.nx[i], -c.ny[i], -c.nz[i]];
+  const point: Vec3Tuple = [
+    centreAt(built, eid, toi, 'x') + n[0] * r,
+    centreAt(built, eid, toi, 'y') + n[1] * r,
+    centreAt(built, eid, toi, 'z') + n[2] * r,
+  ];
+  return { a: built.userIdOf[c.b[i]], b: built.userIdOf[eid], toi, depth: c.depth[i], normal: n, point };
+}
+
+function compareContacts(x: SceneContact, y: SceneContact): number {
+  return x.a !== y.a ? x.a - y.a : x.b - y.b;
+}
+
+/**
+ * The last tick's contacts with user ids, sorted by (a, b). Call it between `detectScene` and
+ * `advanceScene` (a swapped sphere pair's point is recomputed from the positions at the tick start).
+ */
+export function readSceneContacts(built: BuiltScene): SceneContact[] {
+  const c = built.physics.contacts;
+  const { userIdOf, sphere } = built;
+  const out: SceneContact[] = [];
+  for (let i = 0; i < c.count; i++) {
+    const a = userIdOf[c.a[i]];
+    const b = userIdOf[c.b[i]];
+    // a is always a sphere; a sphere pair is reported in user-id order.
+    if (sphere[c.b[i]] === 1 && b < a) {
+      out.push(swappedContact(built, i));
+      continue;
+    }
+    out.push({ a, b, toi: c.toi[i], depth: c.depth[i], normal: [c.nx[i], c.ny[i], c.nz[i]], point: [c.px[i], c.py[i], c.pz[i]] });
+  }
+  return out.sort(compareContacts);
+}
+
+/** One whole tick: detect, read the contacts (user ids), move. Returns the contacts. */
+export function stepScene(built: BuiltScene): SceneContact[] {
+  detectScene(built);
+  const contacts = readSceneContacts(built);
+  advanceScene(built);
+  return contacts;
+}

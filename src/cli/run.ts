@@ -1,0 +1,161 @@
+/**
+ * Running the headless simulation: the built-in seeded arena or a scene file, tick by tick, with
+ * timing, contact statistics, optional JSON Lines and the final state hash.
+ *
+ * Bodies move by their velocities only (no collision response: the library's default integration),
+ * so a scene file's output can be checked by hand. Tick k's contacts are those detected during the
+ * step from the state after k steps (ticks are numbered from 0).
+ * @module
+ */
+import { hashPhysicsState, PhysicsInputError, runBroadphase, runIntegrate, runNarrowphase, type Physics } from '../index.js';
+import { reflectInBounds } from '../../examples/scenes/arena.js';
+import { buildArena } from '../../examples/scenes/buildArena.js';
+import {
+  advanceScene,
+  buildScene,
+  detectScene,
+  loadSceneFile,
+  readSceneContacts,
+  SceneFileError,
+  type BuiltScene,
+  type SceneContact,
+} from '../../examples/scenes/sceneFile.js';
+import type { CliOptions } from './args.js';
+import { createBufferedWriter, formatSummaryLine, formatSummaryText, formatTickLine, type RunIO, type RunSummary } from './output.js';
+import { createProgress } from './progress.js';
+
+/** A simulation as the runner drives it: detection, contact reading and motion are separate. */
+interface Simulation {
+  physics: Physics;
+  describe: Pick<RunSummary, 'scene' | 'seed' | 'spheres' | 'boxes'>;
+  /** Broadphase and narrowphase of one tick. */
+  detect(): void;
+  /** The tick's contacts with the ids to print (call between detect and advance). */
+  contacts(): SceneContact[];
+  /** Moves the bodies (and, in the arena, reflects them at the walls). */
+  advance(): void;
+}
+
+/** Contacts of the world list with entity ids (the arena has no user ids). */
+function entityContacts(physics: Physics): SceneContact[] {
+  const c = physics.contacts;
+  const out: SceneContact[] = new Array(c.count);
+  for (let i = 0; i < c.count; i++) {
+    out[i] = { a: c.a[i], b: c.b[i], toi: c.toi[i], depth: c.depth[i], normal: [c.nx[i], c.ny[i], c.nz[i]], point: [c.px[i], c.py[i], c.pz[i]] };
+  }
+  return out;
+}
+
+/** The built-in arena; a tick is the same as `Arena.tick()` (step, then reflect at the walls). */
+function arenaSimulation(o: CliOptions): Simulation {
+  const arena = buildArena({ spheres: o.spheres, boxes: o.boxes, seed: o.seed, physics: { continuous: o.continuous } });
+  const { physics, sphereIds, spec } = arena;
+  const { Position, Velocity } = physics.components;
+  return {
+    physics,
+    describe: { scene: 'arena', seed: o.seed, spheres: sphereIds.length, boxes: arena.boxIds.length },
+    detect: () => {
+      runBroadphase(physics);
+      runNarrowphase(physics);
+    },
+    contacts: () => entityContacts(physics),
+    advance: () => {
+      if (physics.integrate) runIntegrate(physics);
+      reflectInBounds(Position, Velocity, sphereIds, sphereIds.length, spec.size);
+    },
+  };
+}
+
+/** Turns a `PhysicsInputError` of a scene body into a `SceneFileError` naming the body's user id. */
+function sceneBodyError(built: BuiltScene, file: string, e: unknown): unknown {
+  if (!(e instanceof PhysicsInputError) || e.eid < 0) return e;
+  const index = built.eids.indexOf(e.eid);
+  const body = index >= 0 ? `bodies[${index}] (id ${built.scene.bodies[index].id})` : `entity ${e.eid}`;
+  const problem = e.message.replace(/^.*?: entity \d+: /, '');
+  return new SceneFileError(file, `at tick ${built.physics.tick}: ${body}: ${problem}`);
+}
+
+function sceneSimulation(o: CliOptions & { scene: string }): Simulation {
+  const built = buildScene(loadSceneFile(o.scene), { continuous: o.continuous });
+  return {
+    physics: built.physics,
+    describe: { scene: o.scene, spheres: built.spheres, boxes: built.boxes },
+    detect: () => {
+      try {
+        detectScene(built);
+      } catch (e) {
+        throw sceneBodyError(built, o.scene, e);
+      }
+    },
+    contacts: () => readSceneContacts(built),
+    advance: () => advanceScene(built),
+  };
+}
+
+/** Creates the simulation the options ask for (throws `SceneFileError` for a bad scene file). */
+export function createSimulation(o: CliOptions): Simulation {
+  return o.scene === undefined ? arenaSimulation(o) : sceneSimulation({ ...o, scene: o.scene });
+}
+
+function median(values: Float64Array): number {
+  if (values.length === 0) return 0;
+  const s = Float64Array.from(values).sort();
+  const m = s.length >> 1;
+  return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/** Per-tick measurements of a run. */
+interface Tally {
+  ms: Float64Array;
+  contactTotal: number;
+  contactMax: number;
+}
+
+function summarize(sim: Simulation, o: CliOptions, t: Tally): RunSummary {
+  const n = o.ticks;
+  const msTotal = t.ms.reduce((s, v) => s + v, 0);
+  const { scene, seed, spheres, boxes } = sim.describe;
+  return {
+    scene,
+    ...(seed === undefined ? {} : { seed }),
+    ticks: n,
+    spheres,
+    boxes,
+    dt: sim.physics.dt,
+    continuous: sim.physics.continuous,
+    contacts: { total: t.contactTotal, mean: n > 0 ? t.contactTotal / n : 0, max: t.contactMax },
+    msPerTick: { mean: n > 0 ? msTotal / n : 0, median: median(t.ms) },
+    hash: hashPhysicsState(sim.physics),
+  };
+}
+
+/**
+ * Runs the simulation of `o` (a scene file or the arena), writes JSON Lines or the human summary to
+ * `io.stdout` and progress to `io.stderr`, and returns the summary. Throws `SceneFileError` for a
+ * bad scene file (also when a scene body becomes invalid during the run, e.g. a position overflows)
+ * and `PhysicsInputError` when an arena body does.
+ */
+export function runSimulation(o: CliOptions, io: RunIO): RunSummary {
+  const sim = createSimulation(o);
+  const out = createBufferedWriter(io.stdout);
+  const progress = createProgress({ total: o.ticks, stream: io.stderr, enabled: o.progress });
+  const tally: Tally = { ms: new Float64Array(o.ticks), contactTotal: 0, contactMax: 0 };
+  for (let k = 0; k < o.ticks; k++) {
+    const t0 = performance.now();
+    sim.detect();
+    const t1 = performance.now();
+    if (o.json) out.write(formatTickLine(k, sim.contacts()) + '\n');
+    const t2 = performance.now();
+    sim.advance();
+    tally.ms[k] = t1 - t0 + (performance.now() - t2);
+    const count = sim.physics.contacts.count;
+    tally.contactTotal += count;
+    if (count > tally.contactMax) tally.contactMax = count;
+    progress.update(k + 1);
+  }
+  progress.finish();
+  const summary = summarize(sim, o, tally);
+  out.write(o.json ? formatSummaryLine(summary) + '\n' : formatSummaryText(summary));
+  out.flush();
+  return summary;
+}

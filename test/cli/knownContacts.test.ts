@@ -1,0 +1,148 @@
+/**
+ * The scene examples/scenes/known-contacts.json (dt = 0.5 s) against hand-computed contacts, through
+ * the real command (child process) and the in-process run function. Every tick line is compared:
+ * the pairs in (a, b) order, then toi, depth, normal and point within 1e-12.
+ */
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { buildScene, parseScene, stepScene, type SceneContact } from '../../examples/scenes/sceneFile.js';
+import { formatTickLine } from '../../src/cli/output.js';
+import { jsonLines, KNOWN, runChild, runInProcess } from './helpers.js';
+
+const S2 = Math.SQRT2;
+const H = Math.SQRT1_2;
+const TOL = 1e-12;
+
+type Expected = Pick<SceneContact, 'a' | 'b' | 'toi' | 'depth' | 'normal' | 'point'>;
+
+/** Sphere 1 (radius 1, centre (0, 2, 0)) touches the top face y = 1 of box 0 at (0, 1, 0). */
+const resting: Expected = { a: 1, b: 0, toi: 0, depth: 0, normal: [0, 1, 0], point: [0, 1, 0] };
+
+/** Hand-computed contacts of ticks 0, 1, 2. */
+const EXPECTED: Expected[][] = [
+  [
+    resting,
+    // Sphere 2 (r 1/8) from x = 16 moves 8 per tick; box 200's face x = 19.875 is reached when the
+    // centre is at 19.75: toi = 3.75 / 8. The box is 0.25 thick: a discrete test would miss it.
+    { a: 2, b: 200, toi: 0.46875, depth: 0, normal: [-1, 0, 0], point: [19.875, 0, 20] },
+  ],
+  [
+    resting,
+    // Tick 1 starts with centres at x = 2 and 5 (distance 3), closing 4 per tick, touching at 2:
+    // toi = 1/4; then 3 is at 2.5 and 4 at 4.5; the point is on 4: 4.5 - 1.
+    { a: 3, b: 4, toi: 0.25, depth: 0, normal: [-1, 0, 0], point: [3.5, 0, 40] },
+    // 11 (r 1, created first) at 0.5 and 10 (r 0.75) at 2.5, closing 1 per tick, touch at 1.75:
+    // toi = 1/4, 11 at 0.625; a = 10, so the normal points from 11 toward 10 and the point is on 11.
+    { a: 10, b: 11, toi: 0.25, depth: 0, normal: [1, 0, 0], point: [1.625, 0, 80] },
+  ],
+  [
+    resting,
+    // Centres at x = 4 (sphere 3) and 3 (sphere 4): overlap 2 - 1 = 1, normal from 4 toward 3.
+    { a: 3, b: 4, toi: 0, depth: 1, normal: [1, 0, 0], point: [4, 0, 40] },
+    // Box 300 turned 45° about z has its edge at x = -√2; sphere 5 (r 1/2) goes from -2 to -1 and
+    // touches when its centre is at -√2 - 1/2: toi = 1.5 - √2.
+    { a: 5, b: 300, toi: 1.5 - S2, depth: 0, normal: [-1, 0, 0], point: [-S2, 0, 60] },
+    // Sphere 6 goes from (1.5, 1.5) to (1, 1) toward the face x + y = √2 (normal (1, 1, 0)/√2);
+    // it touches when x + y = 1.5·√2: toi = (1.5 - 0.75·√2) / 0.5 = 3 - 1.5·√2, at the face centre.
+    { a: 6, b: 300, toi: 3 - 1.5 * S2, depth: 0, normal: [H, H, 0], point: [H, H, 60] },
+    // 11 at x = 1, 10 at x = 2: overlap 1.75 - 1 = 0.75; the point is on 11: 1 + 1·r11.
+    { a: 10, b: 11, toi: 0, depth: 0.75, normal: [1, 0, 0], point: [2, 0, 80] },
+  ],
+];
+
+function expectClose(actual: number, expected: number, what: string): void {
+  expect(Math.abs(actual - expected), `${what}: ${actual} vs ${expected}`).toBeLessThanOrEqual(TOL);
+}
+
+function checkTick(tick: number, contacts: SceneContact[]): void {
+  const expected = EXPECTED[tick];
+  expect(contacts.map((c) => [c.a, c.b]), `pairs of tick ${tick}`).toEqual(expected.map((c) => [c.a, c.b]));
+  contacts.forEach((c, i) => {
+    const e = expected[i];
+    const what = `tick ${tick} (${c.a}, ${c.b})`;
+    expectClose(c.toi, e.toi, `${what} toi`);
+    expectClose(c.depth, e.depth, `${what} depth`);
+    for (let k = 0; k < 3; k++) {
+      expectClose(c.normal[k], e.normal[k], `${what} normal[${k}]`);
+      expectClose(c.point[k], e.point[k], `${what} point[${k}]`);
+    }
+  });
+}
+
+interface TickLine {
+  tick: number;
+  contacts: SceneContact[];
+}
+
+function checkOutput(stdout: string): void {
+  const lines = jsonLines(stdout) as (TickLine | { summary: Record<string, unknown> })[];
+  expect(lines).toHaveLength(EXPECTED.length + 1);
+  lines.slice(0, -1).forEach((line, k) => {
+    const tickLine = line as TickLine;
+    expect(Object.keys(tickLine)).toEqual(['tick', 'contacts']);
+    expect(tickLine.tick).toBe(k);
+    for (const c of tickLine.contacts) expect(Object.keys(c)).toEqual(['a', 'b', 'toi', 'depth', 'normal', 'point']);
+    checkTick(k, tickLine.contacts);
+  });
+  const { summary } = lines.at(-1) as { summary: Record<string, unknown> };
+  expect(summary).toMatchObject({ ticks: 3, spheres: 8, boxes: 3, dt: 0.5, continuous: true, contacts: { total: 10, max: 5 } });
+  expect(summary.hash).toMatch(/^[0-9a-f]{16}$/);
+}
+
+const ARGS = ['--scene', KNOWN, '--ticks', '3', '--json'];
+
+describe('known-contacts.json', () => {
+  it('child process: every tick line matches the hand-computed contacts', () => {
+    const r = runChild(ARGS);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    checkOutput(r.stdout);
+  });
+
+  it('in process: the same lines, and the same hash as the child process', () => {
+    const r = runInProcess(ARGS);
+    expect(r.code).toBe(0);
+    checkOutput(r.stdout);
+    const child = runChild(ARGS);
+    const withoutTiming = (s: string) => s.replace(/"msPerTick":\{[^}]*\}/, '');
+    expect(withoutTiming(r.stdout)).toBe(withoutTiming(child.stdout));
+  });
+
+  it('stepScene gives the same contacts as objects', () => {
+    const built = buildScene(parseScene(readFileSync(KNOWN, 'utf8'), KNOWN));
+    expect(built.physics.dt).toBe(0.5);
+    for (let k = 0; k < EXPECTED.length; k++) checkTick(k, stepScene(built));
+  });
+
+  it('--no-continuous misses the tunnelling sphere and the approaching pairs', () => {
+    const r = runInProcess([...ARGS, '--no-continuous']);
+    const lines = jsonLines(r.stdout) as TickLine[];
+    expect(lines[0].contacts.map((c) => [c.a, c.b])).toEqual([[1, 0]]);
+    expect(lines[1].contacts.map((c) => [c.a, c.b])).toEqual([[1, 0]]);
+    expect(lines[2].contacts.map((c) => [c.a, c.b])).toEqual([[1, 0], [3, 4], [10, 11]]);
+  });
+
+  it('prints the human summary without --json', () => {
+    const r = runInProcess(['--scene', KNOWN, '--ticks', '3']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/ticks\s+3 \(dt 0\.5 s, continuous\)/);
+    expect(r.stdout).toMatch(/spheres\s+8\n/);
+    expect(r.stdout).toMatch(/boxes\s+3\n/);
+    expect(r.stdout).toMatch(/contacts\/tick\s+mean 3\.33, max 5 \(total 10\)/);
+    expect(r.stdout).toMatch(/state hash\s+[0-9a-f]{16}\n/);
+  });
+});
+
+describe('JSON numbers', () => {
+  it('prints -0 as 0 and numbers as shortest round-trip', () => {
+    const built = buildScene(parseScene(readFileSync(KNOWN, 'utf8'), KNOWN));
+    stepScene(built);
+    const swapped = stepScene(built).find((c) => c.a === 10)!;
+    // The swapped pair's normal is the negated (-1, 0, 0): its zero components are -0.
+    expect(Object.is(swapped.normal[1], -0)).toBe(true);
+    const line = formatTickLine(1, [swapped, { ...swapped, toi: 0.1 + 0.2 }]);
+    expect(line).toContain('"normal":[1,0,0]');
+    expect(line).toContain('"toi":0.30000000000000004');
+    expect(line).not.toContain('-0');
+  });
+});
