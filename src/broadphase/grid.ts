@@ -3,20 +3,26 @@
  * Detection, 7.1.2–7.1.6 and 7.2): data-first free functions over typed arrays, no bitecs.
  *
  * - Items (an id and world-space bounds) are added with `gridAdd`, then `gridBuild` buckets them by a
- *   counting sort into one compressed table (CSR: `cellStart`, `cellItems`), so a rebuild allocates
- *   nothing once the buffers are big enough (they grow by doubling, outside the per-item loops).
+ *   counting sort into one compressed table (CSR): bucket h holds the item slots `cellItems[cellStart[h]
+ *   .. cellStart[h + 1]]`; item bounds are stored together (6 numbers per item). A rebuild allocates nothing once the buffers are big enough (they grow by
+ *   doubling, outside the per-item loops).
  * - Level k has cells of side `cellSize · 4^k`. Each item goes to the finest level where it covers
  *   at most `MAX_ITEM_CELLS` cells, so a box much larger than a cell costs a few entries, not
  *   thousands. Cells are hashed into a table sized to the entry count: empty space costs nothing.
- *   Different cells may share a bucket; `gridQuery` filters candidates by their bounds.
- * - A query visits the cells its bounds cover on every level in use, skips repeats with a stamp per
- *   item and returns the ids whose bounds overlap (closed intervals: touching bounds count). A query
- *   that would visit more than `MAX_QUERY_CELLS` cells on a level scans that level's items instead,
- *   so huge or far-flung bounds never loop for long. Cell coordinates are clamped to ±2^30.
+ *   Different cells may share a bucket (an item is stored once per bucket); queries filter by bounds.
+ * - A query visits the cells its bounds cover on every level in use and reports each overlapping
+ *   item once (a per-item stamp marks the items already seen by this query). Bounds are closed:
+ *   touching counts.
+ * - Margin (Minkowski inflation): with `gridSetMargin(grid, m)`, items are bucketed by their bounds
+ *   grown by m, and a query's bounds shrink by m on each side (to their midpoint when thinner), so a
+ *   query no wider than 2m looks up a single cell per level and needs no stamps. Items are still
+ *   tested against their true bounds. This suits static items queried by many small movers. A query that would
+ *   visit more than `MAX_QUERY_CELLS` cells on a level scans that level's items instead, so huge or
+ *   far-flung bounds never loop for long. Cell coordinates are clamped to ±2^30.
  */
 
 /** Most cells an item may cover on its level before it moves one level up. */
-export const MAX_ITEM_CELLS = 64;
+export const MAX_ITEM_CELLS = 125;
 /** Most cells a query visits on one level before it scans the level's items instead. */
 export const MAX_QUERY_CELLS = 512;
 const MAX_LEVEL = 15;
@@ -24,37 +30,45 @@ const HUGE_LEVEL = 16;
 const CELL_LIMIT = 1 << 30;
 
 export interface Grid {
-  /** Side of a level-0 cell, in length units (> 0). */
+  /** Side of a level-0 cell, in length units (> 0). Change it with `gridSetCellSize`. */
   cellSize: number;
+  /** 1 / (cellSize · 4^k) for each level k. */
+  levelInv: Float64Array;
+  /** Minkowski margin (length units, >= 0) items are grown by when bucketed. */
+  margin: number;
   /** Number of items added since the last `gridClear`. */
   count: number;
+  /** Item ids, by insertion slot. */
   ids: Int32Array;
-  minX: Float64Array;
-  minY: Float64Array;
-  minZ: Float64Array;
-  maxX: Float64Array;
-  maxY: Float64Array;
-  maxZ: Float64Array;
+  /** Item bounds by slot, 6 per item: minX, minY, minZ, maxX, maxY, maxZ. */
+  bounds: Float64Array;
+  /** Item level by slot (16: too large for any level, scanned by every query). */
   level: Uint8Array;
-  /** Bit k set when level k holds an item (bit 16: items too large for any level). */
+  /** Bit k set when level k holds an item. */
   levelMask: number;
+  /** Upper bound of the entries the next build writes. */
   entries: number;
   tableMask: number;
   cellStart: Int32Array;
+  /** Item slots, bucket by bucket. */
   cellItems: Int32Array;
+  /** Per item slot: the last query that saw it. */
   stamp: Uint32Array;
   stampValue: number;
+  /** Build scratch: the last item written to each bucket. */
+  lastItem: Int32Array;
 }
 
 /** Creates an empty grid whose level-0 cells have side `cellSize` (length units, > 0). */
 export function gridCreate(cellSize: number, capacity = 64): Grid {
   const n = Math.max(1, capacity);
-  return {
+  const grid: Grid = {
     cellSize,
+    levelInv: new Float64Array(HUGE_LEVEL),
+    margin: 0,
     count: 0,
     ids: new Int32Array(n),
-    minX: new Float64Array(n), minY: new Float64Array(n), minZ: new Float64Array(n),
-    maxX: new Float64Array(n), maxY: new Float64Array(n), maxZ: new Float64Array(n),
+    bounds: new Float64Array(6 * n),
     level: new Uint8Array(n),
     levelMask: 0,
     entries: 0,
@@ -63,7 +77,24 @@ export function gridCreate(cellSize: number, capacity = 64): Grid {
     cellItems: new Int32Array(n),
     stamp: new Uint32Array(n),
     stampValue: 0,
+    lastItem: new Int32Array(1),
   };
+  gridSetCellSize(grid, cellSize);
+  return grid;
+}
+
+/** Sets the level-0 cell side (length units, > 0). Takes effect at the next `gridBuild`. */
+export function gridSetCellSize(grid: Grid, cellSize: number): void {
+  grid.cellSize = cellSize;
+  for (let k = 0; k < HUGE_LEVEL; k++) grid.levelInv[k] = 1 / (cellSize * 4 ** k);
+}
+
+/**
+ * Sets the margin (length units, >= 0) items are grown by when bucketed. Takes effect at the next
+ * `gridBuild`; queries of bounds no wider than 2·margin then visit one cell per level.
+ */
+export function gridSetMargin(grid: Grid, margin: number): void {
+  grid.margin = margin > 0 && margin !== Infinity ? margin : 0;
 }
 
 /** Removes all items (keeps the buffers). */
@@ -82,24 +113,29 @@ function hashCell(ix: number, iy: number, iz: number, level: number, mask: numbe
   return (Math.imul(ix, 0x8da6b343) ^ Math.imul(iy, 0xd8163841) ^ Math.imul(iz, 0xcb1ab31f) ^ Math.imul(level + 1, 0x165667b1)) & mask;
 }
 
-/** Number of cells the bounds cover at the level whose inverse cell size is `inv` (capped). */
+/** The margin items are grown by, a hair larger than `grid.margin` against rounding. */
+function inflation(grid: Grid): number {
+  return grid.margin * (1 + 1e-9);
+}
+
 function cellSpan(min: number, max: number, inv: number): number {
   return cellOf(max, inv) - cellOf(min, inv) + 1;
 }
 
-function levelInv(grid: Grid, level: number): number {
-  return 1 / (grid.cellSize * 4 ** level);
-}
-
 function growItems(grid: Grid): void {
   const n = grid.ids.length * 2;
-  const g = grid as unknown as Record<string, unknown>;
-  for (const k of ['ids', 'minX', 'minY', 'minZ', 'maxX', 'maxY', 'maxZ', 'level', 'stamp'] as const) {
-    const old = g[k] as Float64Array;
-    const next = new (old.constructor as Float64ArrayConstructor)(n);
-    next.set(old);
-    g[k] = next;
-  }
+  const ids = new Int32Array(n);
+  ids.set(grid.ids);
+  grid.ids = ids;
+  const bounds = new Float64Array(6 * n);
+  bounds.set(grid.bounds);
+  grid.bounds = bounds;
+  const level = new Uint8Array(n);
+  level.set(grid.level);
+  grid.level = level;
+  const stamp = new Uint32Array(n);
+  stamp.set(grid.stamp);
+  grid.stamp = stamp;
 }
 
 /**
@@ -113,17 +149,19 @@ export function gridAdd(
   if (grid.count === grid.ids.length) growItems(grid);
   const i = grid.count++;
   grid.ids[i] = id;
-  grid.minX[i] = minX;
-  grid.minY[i] = minY;
-  grid.minZ[i] = minZ;
-  grid.maxX[i] = maxX;
-  grid.maxY[i] = maxY;
-  grid.maxZ[i] = maxZ;
+  const b = grid.bounds;
+  b[6 * i] = minX;
+  b[6 * i + 1] = minY;
+  b[6 * i + 2] = minZ;
+  b[6 * i + 3] = maxX;
+  b[6 * i + 4] = maxY;
+  b[6 * i + 5] = maxZ;
   let level = 0;
   let cells = 0;
+  const m = inflation(grid);
   for (; level <= MAX_LEVEL; level++) {
-    const inv = levelInv(grid, level);
-    cells = cellSpan(minX, maxX, inv) * cellSpan(minY, maxY, inv) * cellSpan(minZ, maxZ, inv);
+    const inv = grid.levelInv[level];
+    cells = cellSpan(minX - m, maxX + m, inv) * cellSpan(minY - m, maxY + m, inv) * cellSpan(minZ - m, maxZ + m, inv);
     if (cells <= MAX_ITEM_CELLS) break;
   }
   if (!(cells <= MAX_ITEM_CELLS)) {
@@ -135,22 +173,33 @@ export function gridAdd(
   grid.entries += cells;
 }
 
-/** Visits every cell of item `i`: counts it into its bucket, or (`fill`) writes the item there. */
-function forEachItemBucket(grid: Grid, i: number, fill: boolean): void {
+/**
+ * Visits every bucket of item `i`'s cells once: counts the item into it, or (`fill`) writes the
+ * item's entry at the bucket's next free place (counting sort, filled from the back).
+ */
+function bucketItem(grid: Grid, i: number, fill: boolean): void {
   const level = grid.level[i];
   if (level === HUGE_LEVEL) return;
-  const inv = levelInv(grid, level);
-  const x0 = cellOf(grid.minX[i], inv), x1 = cellOf(grid.maxX[i], inv);
-  const y0 = cellOf(grid.minY[i], inv), y1 = cellOf(grid.maxY[i], inv);
-  const z0 = cellOf(grid.minZ[i], inv), z1 = cellOf(grid.maxZ[i], inv);
+  const inv = grid.levelInv[level];
+  const b = grid.bounds;
+  const m = inflation(grid);
+  const x0 = cellOf(b[6 * i] - m, inv), x1 = cellOf(b[6 * i + 3] + m, inv);
+  const y0 = cellOf(b[6 * i + 1] - m, inv), y1 = cellOf(b[6 * i + 4] + m, inv);
+  const z0 = cellOf(b[6 * i + 2] - m, inv), z1 = cellOf(b[6 * i + 5] + m, inv);
   const mask = grid.tableMask;
   const start = grid.cellStart;
+  const last = grid.lastItem;
   for (let x = x0; x <= x1; x++) {
     for (let y = y0; y <= y1; y++) {
       for (let z = z0; z <= z1; z++) {
         const h = hashCell(x, y, z, level, mask);
-        if (fill) grid.cellItems[--start[h]] = i;
-        else start[h]++;
+        if (last[h] === i) continue;
+        last[h] = i;
+        if (!fill) {
+          start[h]++;
+          continue;
+        }
+        grid.cellItems[--start[h]] = i;
       }
     }
   }
@@ -159,14 +208,18 @@ function forEachItemBucket(grid: Grid, i: number, fill: boolean): void {
 /** Buckets the items added since `gridClear` (counting sort into the CSR table). */
 export function gridBuild(grid: Grid): void {
   let size = 16;
-  while (size < grid.entries * 2) size *= 2;
-  if (grid.cellStart.length < size + 1) grid.cellStart = new Int32Array(size + 1);
+  while (size < grid.entries) size *= 2;
+  if (grid.cellStart.length < size + 1) {
+    grid.cellStart = new Int32Array(size + 1);
+    grid.lastItem = new Int32Array(size);
+  }
   if (grid.cellItems.length < grid.entries) grid.cellItems = new Int32Array(Math.max(grid.entries, grid.cellItems.length * 2));
   grid.tableMask = size - 1;
   const start = grid.cellStart;
   start.fill(0, 0, size + 1);
   const n = grid.count;
-  for (let i = 0; i < n; i++) forEachItemBucket(grid, i, false);
+  grid.lastItem.fill(-1, 0, size);
+  for (let i = 0; i < n; i++) bucketItem(grid, i, false);
   // Prefix sums give each bucket's end; the fill pass decrements to its start.
   let sum = 0;
   for (let h = 0; h < size; h++) {
@@ -174,7 +227,8 @@ export function gridBuild(grid: Grid): void {
     start[h] = sum;
   }
   start[size] = sum;
-  for (let i = n - 1; i >= 0; i--) forEachItemBucket(grid, i, true);
+  grid.lastItem.fill(-1, 0, size);
+  for (let i = n - 1; i >= 0; i--) bucketItem(grid, i, true);
 }
 
 /** Items hit by the current query are written here (grown by doubling). */
@@ -188,21 +242,13 @@ export function queryOutCreate(capacity = 64): QueryOut {
   return { ids: new Int32Array(capacity), count: 0 };
 }
 
-function pushHit(grid: Grid, i: number, out: QueryOut): void {
-  if (out.count === out.ids.length) {
-    const next = new Int32Array(out.ids.length * 2);
-    next.set(out.ids);
-    out.ids = next;
-  }
-  out.ids[out.count++] = grid.ids[i];
-}
-
-function overlapsItem(
-  grid: Grid, i: number,
-  minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number,
-): boolean {
-  return grid.minX[i] <= maxX && grid.maxX[i] >= minX && grid.minY[i] <= maxY && grid.maxY[i] >= minY &&
-    grid.minZ[i] <= maxZ && grid.maxZ[i] >= minZ;
+function reserveOut(out: QueryOut, extra: number): void {
+  if (out.count + extra <= out.ids.length) return;
+  let n = out.ids.length * 2;
+  while (n < out.count + extra) n *= 2;
+  const next = new Int32Array(n);
+  next.set(out.ids);
+  out.ids = next;
 }
 
 function nextStamp(grid: Grid): number {
@@ -213,14 +259,94 @@ function nextStamp(grid: Grid): number {
   return ++grid.stampValue;
 }
 
+/** Tests item slot `i` once per query (stamp) against the bounds; appends its id on overlap. */
+function visitItem(
+  grid: Grid, i: number, stamp: number, out: QueryOut,
+  minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number,
+): void {
+  if (grid.stamp[i] === stamp) return;
+  grid.stamp[i] = stamp;
+  const b = grid.bounds;
+  const o = 6 * i;
+  if (b[o] <= maxX && b[o + 3] >= minX && b[o + 1] <= maxY && b[o + 4] >= minY && b[o + 2] <= maxZ && b[o + 5] >= minZ) {
+    out.ids[out.count++] = grid.ids[i];
+  }
+}
+
+/** Appends every item of `level` that overlaps the bounds (a linear scan). */
 function scanLevel(
   grid: Grid, level: number, stamp: number, out: QueryOut,
   minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number,
 ): void {
   for (let i = 0; i < grid.count; i++) {
-    if (grid.level[i] !== level || grid.stamp[i] === stamp) continue;
-    grid.stamp[i] = stamp;
-    if (overlapsItem(grid, i, minX, minY, minZ, maxX, maxY, maxZ)) pushHit(grid, i, out);
+    if (grid.level[i] === level) visitItem(grid, i, stamp, out, minX, minY, minZ, maxX, maxY, maxZ);
+  }
+}
+
+/** Scratch: the query's cell range on the current level (x0, y0, z0, x1, y1, z1). */
+const range = new Int32Array(6);
+
+/** Cell range of [lo, hi] shrunk by the margin (to its midpoint when thinner than 2·margin). */
+function shrunkRange(lo: number, hi: number, m: number, inv: number, axis: number): void {
+  let a = lo + m;
+  let b = hi - m;
+  if (a > b) {
+    a = lo + (hi - lo) * 0.5;
+    b = a;
+  }
+  range[axis] = cellOf(a, inv);
+  range[axis + 3] = cellOf(b, inv);
+}
+
+/** The items of one bucket, without stamps (a single-cell query sees each item once). */
+function visitBucket(
+  grid: Grid, h: number, out: QueryOut,
+  minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number,
+): void {
+  const start = grid.cellStart;
+  const items = grid.cellItems;
+  const b = grid.bounds;
+  const end = start[h + 1];
+  for (let k = start[h]; k < end; k++) {
+    const i = items[k];
+    const o = 6 * i;
+    if (b[o] <= maxX && b[o + 3] >= minX && b[o + 1] <= maxY && b[o + 4] >= minY && b[o + 2] <= maxZ && b[o + 5] >= minZ) {
+      out.ids[out.count++] = grid.ids[i];
+    }
+  }
+}
+
+/** Visits the query's cells on one level (or scans the level when they are too many). */
+function queryLevel(
+  grid: Grid, level: number, out: QueryOut,
+  minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number,
+): void {
+  const inv = grid.levelInv[level];
+  const m = grid.margin;
+  shrunkRange(minX, maxX, m, inv, 0);
+  shrunkRange(minY, maxY, m, inv, 1);
+  shrunkRange(minZ, maxZ, m, inv, 2);
+  const x0 = range[0], y0 = range[1], z0 = range[2], x1 = range[3], y1 = range[4], z1 = range[5];
+  const mask = grid.tableMask;
+  if (x0 === x1 && y0 === y1 && z0 === z1) {
+    visitBucket(grid, hashCell(x0, y0, z0, level, mask), out, minX, minY, minZ, maxX, maxY, maxZ);
+    return;
+  }
+  const stamp = nextStamp(grid);
+  if (!((x1 - x0 + 1) * (y1 - y0 + 1) * (z1 - z0 + 1) <= MAX_QUERY_CELLS)) {
+    scanLevel(grid, level, stamp, out, minX, minY, minZ, maxX, maxY, maxZ);
+    return;
+  }
+  const start = grid.cellStart;
+  const items = grid.cellItems;
+  for (let x = x0; x <= x1; x++) {
+    for (let y = y0; y <= y1; y++) {
+      for (let z = z0; z <= z1; z++) {
+        const h = hashCell(x, y, z, level, mask);
+        const end = start[h + 1];
+        for (let k = start[h]; k < end; k++) visitItem(grid, items[k], stamp, out, minX, minY, minZ, maxX, maxY, maxZ);
+      }
+    }
   }
 }
 
@@ -233,37 +359,12 @@ export function gridQuery(
   minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number,
 ): void {
   if (grid.count === 0) return;
-  const stamp = nextStamp(grid);
-  const mask = grid.tableMask;
-  const start = grid.cellStart;
-  const items = grid.cellItems;
-  for (let level = 0; level <= HUGE_LEVEL; level++) {
-    if ((grid.levelMask & (1 << level)) === 0) continue;
-    if (level === HUGE_LEVEL) {
-      scanLevel(grid, level, stamp, out, minX, minY, minZ, maxX, maxY, maxZ);
-      continue;
-    }
-    const inv = levelInv(grid, level);
-    const x0 = cellOf(minX, inv), x1 = cellOf(maxX, inv);
-    const y0 = cellOf(minY, inv), y1 = cellOf(maxY, inv);
-    const z0 = cellOf(minZ, inv), z1 = cellOf(maxZ, inv);
-    if (!((x1 - x0 + 1) * (y1 - y0 + 1) * (z1 - z0 + 1) <= MAX_QUERY_CELLS)) {
-      scanLevel(grid, level, stamp, out, minX, minY, minZ, maxX, maxY, maxZ);
-      continue;
-    }
-    for (let x = x0; x <= x1; x++) {
-      for (let y = y0; y <= y1; y++) {
-        for (let z = z0; z <= z1; z++) {
-          const h = hashCell(x, y, z, level, mask);
-          const end = start[h + 1];
-          for (let k = start[h]; k < end; k++) {
-            const i = items[k];
-            if (grid.stamp[i] === stamp) continue;
-            grid.stamp[i] = stamp;
-            if (overlapsItem(grid, i, minX, minY, minZ, maxX, maxY, maxZ)) pushHit(grid, i, out);
-          }
-        }
-      }
-    }
+  reserveOut(out, grid.count);
+  let levels = grid.levelMask;
+  while (levels !== 0) {
+    const level = 31 - Math.clz32(levels & -levels);
+    levels &= levels - 1;
+    if (level === HUGE_LEVEL) scanLevel(grid, level, nextStamp(grid), out, minX, minY, minZ, maxX, maxY, maxZ);
+    else queryLevel(grid, level, out, minX, minY, minZ, maxX, maxY, maxZ);
   }
 }

@@ -70,8 +70,16 @@ export function boxRotation(physics: Physics, eid: number): void {
   rotation[3] = qw * inv;
 }
 
+/**
+ * Outward padding of bounds centred at c with half size e and motion m, relative to their magnitude,
+ * so that rounding never drops a touching pair. Every bounds computation must use it.
+ */
+export function boundsPad(cx: number, cy: number, cz: number, e: number, mx: number, my: number, mz: number): number {
+  return PAD * (1 + Math.abs(cx) + Math.abs(cy) + Math.abs(cz) + e + Math.abs(mx) + Math.abs(my) + Math.abs(mz));
+}
+
 function writeBounds(cx: number, cy: number, cz: number, ex: number, ey: number, ez: number, mx: number, my: number, mz: number): void {
-  const pad = PAD * (1 + Math.abs(cx) + Math.abs(cy) + Math.abs(cz) + ex + ey + ez + Math.abs(mx) + Math.abs(my) + Math.abs(mz));
+  const pad = boundsPad(cx, cy, cz, ex + ey + ez, mx, my, mz);
   bounds[0] = cx - ex + (mx < 0 ? mx : 0) - pad;
   bounds[1] = cy - ey + (my < 0 ? my : 0) - pad;
   bounds[2] = cz - ez + (mz < 0 ? mz : 0) - pad;

@@ -8,8 +8,8 @@
  * their own grid and re-bucketed only when a box is added, removed or marked dirty.
  * @module
  */
-import { gridAdd, gridBuild, gridClear, gridQuery } from '../broadphase/grid.js';
-import { bounds, boxBounds, sphereBounds, validateBody } from './bodies.js';
+import { gridAdd, gridBuild, gridClear, gridQuery, gridSetCellSize, gridSetMargin } from '../broadphase/grid.js';
+import { bounds, boundsPad, boxBounds, sphereBounds, validateBody } from './bodies.js';
 import { pairListPush } from './lists.js';
 import { BodyFlags, type Physics } from './types.js';
 
@@ -46,20 +46,52 @@ function chooseCellSize(physics: Physics): number {
   return size > 0 && size - size === 0 ? size : 1;
 }
 
-/** With `physics.validate`, checks every sphere and moving box (static boxes when re-bucketed). */
+/**
+ * With `physics.validate`, checks every sphere and moving box (static boxes when re-bucketed): a
+ * fast pass over positions, velocities and radii, and the full check (which names the field) for a
+ * body that fails it and for moving boxes.
+ */
 function validateMoving(physics: Physics): void {
   if (!physics.validate) return;
   const { flags, maxEid } = physics.internal;
+  const { Position: p, Velocity: v, Sphere: s } = physics.components;
+  const px = p.x, py = p.y, pz = p.z, vx = v.x, vy = v.y, vz = v.z, radius = s.radius;
   for (let eid = 1; eid <= maxEid; eid++) {
     const f = flags[eid];
-    if ((f & SPHERE) !== 0 || (f & (BOX | MOVING)) === (BOX | MOVING)) validateBody(physics, eid, f);
+    if ((f & SPHERE) !== 0) {
+      let z = px[eid] * 0 + py[eid] * 0 + pz[eid] * 0;
+      if ((f & MOVING) !== 0) z += vx[eid] * 0 + vy[eid] * 0 + vz[eid] * 0;
+      const r = radius[eid];
+      if (z === 0 && r >= 0 && r !== Infinity) continue;
+      validateBody(physics, eid, f);
+    } else if ((f & (BOX | MOVING)) === (BOX | MOVING)) validateBody(physics, eid, f);
   }
 }
 
+/** Largest half side of any sphere's (swept) bounds: the static grid's Minkowski margin. */
+function maxSphereHalfSize(physics: Physics): number {
+  const { flags, maxEid } = physics.internal;
+  const t = physics.continuous ? physics.dt : 0;
+  let half = 0;
+  for (let eid = 1; eid <= maxEid; eid++) {
+    const f = flags[eid];
+    if ((f & SPHERE) === 0) continue;
+    sphereBounds(physics, eid, f, t);
+    const h = 0.5 * Math.max(bounds[3] - bounds[0], bounds[4] - bounds[1], bounds[5] - bounds[2]);
+    if (h > half) half = h;
+  }
+  return half;
+}
+
+/**
+ * Re-buckets the static boxes, grown by a margin of 1.25 × the largest sphere's half size (at most
+ * one cell), so that almost every sphere query is a single cell lookup (see `gridSetMargin`).
+ */
 function rebuildStatic(physics: Physics): void {
   const internal = physics.internal;
   const { flags, maxEid, staticGrid } = internal;
   gridClear(staticGrid);
+  gridSetMargin(staticGrid, Math.min(1.25 * maxSphereHalfSize(physics), internal.cellSize));
   for (let eid = 1; eid <= maxEid; eid++) {
     const f = flags[eid];
     if ((f & BOX) === 0 || (f & (MOVING | SPHERE)) !== 0) continue;
@@ -140,20 +172,32 @@ export function updateBroadphase(physics: Physics): void {
     internal.cellSize = chooseCellSize(physics);
     internal.staticDirty = true;
   }
-  internal.staticGrid.cellSize = internal.cellSize;
-  internal.dynamicGrid.cellSize = internal.cellSize;
+  if (internal.staticGrid.cellSize !== internal.cellSize) {
+    gridSetCellSize(internal.staticGrid, internal.cellSize);
+    gridSetCellSize(internal.dynamicGrid, internal.cellSize);
+    internal.staticDirty = true;
+  }
   if (internal.staticDirty) rebuildStatic(physics);
   rebuildDynamic(physics);
   const { flags, maxEid, staticGrid, dynamicGrid, query } = internal;
   const t = physics.continuous ? physics.dt : 0;
   internal.pairs.count = 0;
+  const { Position: p, Velocity: v, Sphere: s } = physics.components;
+  const px = p.x, py = p.y, pz = p.z, vx = v.x, vy = v.y, vz = v.z, radius = s.radius;
   for (let eid = 1; eid <= maxEid; eid++) {
     const f = flags[eid];
     if ((f & SPHERE) === 0) continue;
-    sphereBounds(physics, eid, f, t);
+    const x = px[eid], y = py[eid], z = pz[eid];
+    const moving = (f & MOVING) !== 0 && t !== 0;
+    const mx = moving ? vx[eid] * t : 0, my = moving ? vy[eid] * t : 0, mz = moving ? vz[eid] * t : 0;
+    const r = radius[eid];
+    const pad = boundsPad(x, y, z, r, mx, my, mz);
+    const x0 = x - r + (mx < 0 ? mx : 0) - pad, x1 = x + r + (mx > 0 ? mx : 0) + pad;
+    const y0 = y - r + (my < 0 ? my : 0) - pad, y1 = y + r + (my > 0 ? my : 0) + pad;
+    const z0 = z - r + (mz < 0 ? mz : 0) - pad, z1 = z + r + (mz > 0 ? mz : 0) + pad;
     query.count = 0;
-    gridQuery(staticGrid, query, bounds[0], bounds[1], bounds[2], bounds[3], bounds[4], bounds[5]);
-    gridQuery(dynamicGrid, query, bounds[0], bounds[1], bounds[2], bounds[3], bounds[4], bounds[5]);
+    gridQuery(staticGrid, query, x0, y0, z0, x1, y1, z1);
+    gridQuery(dynamicGrid, query, x0, y0, z0, x1, y1, z1);
     if (query.count > 0) emitPairs(physics, eid);
   }
 }
