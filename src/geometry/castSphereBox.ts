@@ -1,5 +1,5 @@
-import { fillContactLocal, K, pointToBoxFrame, vectorToBoxFrame, withinBoxLocal, writeWorldNormalPoint } from './boxFrame.js';
-import { enterCapsule } from './entryTime.js';
+import { CENTER, fillContactLocal, K, loadSphereBox, MOTION, OTHER, withinBoxLocal, writeWorldNormalPoint } from './boxFrame.js';
+import { E, enterCapsule, T } from './entryTime.js';
 import type { BoxShape, CastResult, SphereShape, Vec3 } from './types.js';
 
 /**
@@ -8,13 +8,14 @@ import type { BoxShape, CastResult, SphereShape, Vec3 } from './types.js';
  */
 export const END_CHECK = 1 - 1e-15;
 
-// Slab-test state (module scratch, so the per-axis helper allocates nothing).
-let slabT0 = 0;
-let slabT1 = 1;
-let slabAxis = -1;
+/** Slab-test scratch: [t0, t1] and, in S[2], the axis that set t0 (−1: none). */
+const S = new Float64Array(3);
 
-/** Clips [slabT0, slabT1] by the slab |c + t·m| <= e of one axis; false when the ray misses it. */
-function clipSlab(c: number, m: number, e: number, axis: number): boolean {
+/** Clips [S[0], S[1]] by the slab |c + t·m| <= h + r of one local axis; false when the ray misses it. */
+function clipSlab(axis: number): boolean {
+  const c = K[CENTER + axis];
+  const m = K[MOTION + axis];
+  const e = K[14 + axis] + K[17];
   if (m === 0) return c >= -e && c <= e;
   let ta = (-e - c) / m;
   let tb = (e - c) / m;
@@ -23,27 +24,87 @@ function clipSlab(c: number, m: number, e: number, axis: number): boolean {
     ta = tb;
     tb = s;
   }
-  if (ta > slabT0) {
-    slabT0 = ta;
-    slabAxis = axis;
+  if (ta > S[0]) {
+    S[0] = ta;
+    S[2] = axis;
   }
-  if (tb < slabT1) slabT1 = tb;
-  return slabT0 <= slabT1;
+  if (tb < S[1]) S[1] = tb;
+  return S[0] <= S[1];
 }
 
 /**
- * Entry time into the capsule around the box edge parallel to `axis` (0, 1 or 2) that passes
- * through the corner `(ax, ay, az)` (the coordinate along `axis` is ignored), for the local ray
- * c + t·m. The edge spans −h..h along `axis`.
+ * Entry time (to E[T]) into the capsule around the box edge parallel to `axis` whose other two
+ * coordinates are ±h with the signs (sx, sy, sz) of the entry point, for the local ray c + t·m.
  */
-function enterEdge(
-  axis: number, ax: number, ay: number, az: number,
-  cx: number, cy: number, cz: number, mx: number, my: number, mz: number,
-  hx: number, hy: number, hz: number, r: number,
-): number {
-  if (axis === 0) return enterCapsule(cy - ay, cz - az, cx, my, mz, mx, hx, r);
-  if (axis === 1) return enterCapsule(cz - az, cx - ax, cy, mz, mx, my, hy, r);
-  return enterCapsule(cx - ax, cy - ay, cz, mx, my, mz, hz, r);
+function enterEdge(axis: number, sx: number, sy: number, sz: number): void {
+  const i = axis === 0 ? 1 : 0;
+  const j = axis === 2 ? 1 : 2;
+  const si = i === 0 ? sx : sy;
+  const sj = j === 1 ? sy : sz;
+  E[0] = K[CENTER + i] - si * K[14 + i];
+  E[1] = K[CENTER + j] - sj * K[14 + j];
+  E[2] = K[CENTER + axis];
+  E[3] = K[MOTION + i];
+  E[4] = K[MOTION + j];
+  E[5] = K[MOTION + axis];
+  E[6] = K[17];
+  E[7] = K[14 + axis];
+  enterCapsule();
+}
+
+function signOf(v: number): number {
+  return v < 0 ? -1 : 1;
+}
+
+/** The entry point c + t·m on the grown box (clamped onto it against rounding) to K[OTHER..]. */
+function entryPoint(t: number): void {
+  for (let a = 0; a < 3; a++) {
+    const e = K[14 + a] + K[17];
+    const p = K[CENTER + a] + t * K[MOTION + a];
+    K[OTHER + a] = p < -e ? -e : p > e ? e : p;
+  }
+}
+
+/** How many local axes the point K[OTHER..] is outside the box on (bit i set for axis i). */
+function outsideBits(): number {
+  let bits = 0;
+  for (let a = 0; a < 3; a++) {
+    const p = K[OTHER + a];
+    if (p < -K[14 + a] || p > K[14 + a]) bits |= 1 << a;
+  }
+  return bits;
+}
+
+/** A face hit at t: normal = the entered face's outward normal, point = entry point projected onto it. */
+function writeFaceHit(axis: number): void {
+  const s = K[MOTION + axis] < 0 ? 1 : -1;
+  for (let a = 0; a < 3; a++) {
+    const h = K[14 + a];
+    const p = K[OTHER + a];
+    K[a] = a === axis ? s : 0;
+    K[4 + a] = a === axis ? s * h : p < -h ? -h : p > h ? h : p;
+  }
+  K[3] = 0;
+}
+
+/** Writes the end-of-step centre c + m to K[OTHER..]. */
+function endPoint(): void {
+  for (let a = 0; a < 3; a++) K[OTHER + a] = K[CENTER + a] + K[MOTION + a];
+}
+
+/**
+ * Entry time (to E[T]) through the one face the start is outside of only by rounding (inside the
+ * grown box yet not touching): when moving toward that face, the time its gap closes.
+ */
+function roundingFaceEntry(bits: number): void {
+  const axis = bits === 1 ? 0 : bits === 2 ? 1 : bits === 4 ? 2 : -1;
+  E[T] = Infinity;
+  if (axis < 0) return;
+  const p = K[CENTER + axis];
+  const m = K[MOTION + axis];
+  if (!(p * m < 0)) return;
+  const gap = Math.abs(p) - K[14 + axis] - K[17];
+  E[T] = gap > 0 ? gap / Math.abs(m) : 0;
 }
 
 /**
@@ -53,97 +114,54 @@ function enterEdge(
  * on a face region (outside the original box on at most one axis) the entry is the contact; on an
  * edge region the contact is the entry into the capsule of radius r around that edge; on a vertex
  * region it is the earliest entry into the three capsules meeting at the vertex.
- * Writes K[7] = toi and K[0..6] = local normal, depth 0 and point; false when there is no contact.
+ * Reads K[8..17]; writes K[7] = toi and K[0..6] = local normal, depth 0 and point; false on a miss.
  */
-function castLocal(
-  cx: number, cy: number, cz: number, mx: number, my: number, mz: number,
-  hx: number, hy: number, hz: number, r: number,
-): boolean {
-  if (withinBoxLocal(cx, cy, cz, hx, hy, hz, r)) {
-    fillContactLocal(cx, cy, cz, hx, hy, hz, r);
+function castLocal(): boolean {
+  if (withinBoxLocal(CENTER)) {
+    fillContactLocal(CENTER);
     K[7] = 0;
     return true;
   }
-  const ex = hx + r;
-  const ey = hy + r;
-  const ez = hz + r;
-  slabT0 = 0;
-  slabT1 = 1;
-  slabAxis = -1;
-  if (!clipSlab(cx, mx, ex, 0) || !clipSlab(cy, my, ey, 1) || !clipSlab(cz, mz, ez, 2)) return false;
-  let t = slabT0;
-  // Entry point on the grown box, clamped onto it against rounding.
-  const px = Math.min(Math.max(cx + t * mx, -ex), ex);
-  const py = Math.min(Math.max(cy + t * my, -ey), ey);
-  const pz = Math.min(Math.max(cz + t * mz, -ez), ez);
-  const ox = px < -hx || px > hx;
-  const oy = py < -hy || py > hy;
-  const oz = pz < -hz || pz > hz;
-  const outside = (ox ? 1 : 0) + (oy ? 1 : 0) + (oz ? 1 : 0);
-  if (outside <= 1 && slabAxis >= 0) {
-    if (t >= END_CHECK && !withinBoxLocal(cx + mx, cy + my, cz + mz, hx, hy, hz, r)) return false;
-    writeFaceHit(slabAxis, px, py, pz, mx, my, mz, hx, hy, hz, t);
-    return true;
+  S[0] = 0;
+  S[1] = 1;
+  S[2] = -1;
+  if (!clipSlab(0) || !clipSlab(1) || !clipSlab(2)) return false;
+  let t = S[0];
+  const axis = S[2];
+  entryPoint(t);
+  const bits = outsideBits();
+  const sx = signOf(K[OTHER]), sy = signOf(K[OTHER + 1]), sz = signOf(K[OTHER + 2]);
+  if ((bits & (bits - 1)) === 0 && axis >= 0) {
+    // Face region: the entry is the contact.
+    writeFaceHit(axis);
+  } else {
+    if (bits === 7) {
+      enterEdge(0, sx, sy, sz);
+      t = E[T];
+      enterEdge(1, sx, sy, sz);
+      if (E[T] < t) t = E[T];
+      enterEdge(2, sx, sy, sz);
+      if (E[T] < t) t = E[T];
+    } else if (bits === 3 || bits === 5 || bits === 6) {
+      enterEdge(bits === 6 ? 0 : bits === 5 ? 1 : 2, sx, sy, sz);
+      t = E[T];
+    } else {
+      roundingFaceEntry(bits);
+      t = E[T];
+    }
+    if (!(t <= 1)) return false;
   }
-  if (outside === 2) {
-    const axis = !ox ? 0 : !oy ? 1 : 2;
-    t = enterEdge(axis, sign(px) * hx, sign(py) * hy, sign(pz) * hz, cx, cy, cz, mx, my, mz, hx, hy, hz, r);
-  } else if (outside === 3) {
-    const vx = sign(px) * hx;
-    const vy = sign(py) * hy;
-    const vz = sign(pz) * hz;
-    t = enterEdge(0, vx, vy, vz, cx, cy, cz, mx, my, mz, hx, hy, hz, r);
-    t = Math.min(t, enterEdge(1, vx, vy, vz, cx, cy, cz, mx, my, mz, hx, hy, hz, r));
-    t = Math.min(t, enterEdge(2, vx, vy, vz, cx, cy, cz, mx, my, mz, hx, hy, hz, r));
+  if (t >= END_CHECK) {
+    endPoint();
+    if (!withinBoxLocal(OTHER)) return false;
   }
-  else if (slabAxis < 0) {
-    // Inside the grown box at the start yet not touching: within rounding of one face. Touch
-    // when moving toward that face, at the time its gap closes (0 when the gap rounds away).
-    t = roundingFaceEntry(px, py, pz, mx, my, mz, hx, hy, hz, r);
+  if (!((bits & (bits - 1)) === 0 && axis >= 0)) {
+    for (let a = 0; a < 3; a++) K[OTHER + a] = K[CENTER + a] + t * K[MOTION + a];
+    fillContactLocal(OTHER);
   }
-  if (!(t <= 1)) return false;
-  if (t >= END_CHECK && !withinBoxLocal(cx + mx, cy + my, cz + mz, hx, hy, hz, r)) return false;
-  fillContactLocal(cx + t * mx, cy + t * my, cz + t * mz, hx, hy, hz, r);
   K[3] = 0;
   K[7] = t;
   return true;
-}
-
-/** Entry time through the one face the start is outside of (by rounding), or Infinity. */
-function roundingFaceEntry(
-  px: number, py: number, pz: number, mx: number, my: number, mz: number,
-  hx: number, hy: number, hz: number, r: number,
-): number {
-  const axis = px < -hx || px > hx ? 0 : py < -hy || py > hy ? 1 : pz < -hz || pz > hz ? 2 : -1;
-  if (axis < 0) return Infinity;
-  const p = axis === 0 ? px : axis === 1 ? py : pz;
-  const m = axis === 0 ? mx : axis === 1 ? my : mz;
-  const h = axis === 0 ? hx : axis === 1 ? hy : hz;
-  if (!(p * m < 0)) return Infinity;
-  const gap = Math.abs(p) - h - r;
-  return gap > 0 ? gap / Math.abs(m) : 0;
-}
-
-function sign(v: number): number {
-  return v < 0 ? -1 : 1;
-}
-
-/** A face hit: normal is the entered face's outward normal, point the centre projected onto it. */
-function writeFaceHit(
-  axis: number, px: number, py: number, pz: number, mx: number, my: number, mz: number,
-  hx: number, hy: number, hz: number, t: number,
-): void {
-  const m = axis === 0 ? mx : axis === 1 ? my : mz;
-  const s = m < 0 ? 1 : -1;
-  K[0] = 0;
-  K[1] = 0;
-  K[2] = 0;
-  K[axis] = s;
-  K[3] = 0;
-  K[4] = axis === 0 ? s * hx : Math.min(Math.max(px, -hx), hx);
-  K[5] = axis === 1 ? s * hy : Math.min(Math.max(py, -hy), hy);
-  K[6] = axis === 2 ? s * hz : Math.min(Math.max(pz, -hz), hz);
-  K[7] = t;
 }
 
 /**
@@ -163,10 +181,8 @@ function writeFaceHit(
  * Zero radius, zero extents, zero motion and motion parallel to a face are exact. No allocation.
  */
 export function castSphereBox(sphere: SphereShape, motion: Vec3, box: BoxShape, out: CastResult): boolean {
-  pointToBoxFrame(box, sphere.center);
-  vectorToBoxFrame(box, motion);
-  const h = box.halfExtents;
-  if (!castLocal(K[8], K[9], K[10], K[11], K[12], K[13], h.x, h.y, h.z, sphere.radius)) return false;
+  loadSphereBox(box, sphere, motion);
+  if (!castLocal()) return false;
   out.toi = K[7];
   writeWorldNormalPoint(box, out);
   return true;

@@ -1,7 +1,7 @@
 import { writeSphereSphereContact } from './contactSphereSphere.js';
-import { withinDistance } from '../math/scalar.js';
+import { V, withinDistance } from '../math/scalar.js';
 import { END_CHECK } from './castSphereBox.js';
-import { enterBall } from './entryTime.js';
+import { E, enterBall, T } from './entryTime.js';
 import type { CastResult, SphereShape, Vec3 } from './types.js';
 
 /**
@@ -27,15 +27,37 @@ export function castSphereSphere(a: SphereShape, motion: Vec3, b: SphereShape, o
   const mx = motion.x;
   const my = motion.y;
   const mz = motion.z;
-  if (withinDistance(qx, qy, qz, rsum)) {
+  V[0] = qx;
+  V[1] = qy;
+  V[2] = qz;
+  V[3] = rsum;
+  if (withinDistance()) {
     out.toi = 0;
-    writeSphereSphereContact(qx, qy, qz, b, rsum, out);
+    writeSphereSphereContact(b, out);
     return true;
   }
-  const t = enterBall(qx, qy, qz, mx, my, mz, rsum);
+  E[0] = qx;
+  E[1] = qy;
+  E[2] = qz;
+  E[3] = mx;
+  E[4] = my;
+  E[5] = mz;
+  E[6] = rsum;
+  enterBall();
+  const t = E[T];
   if (!(t <= 1)) return false;
-  if (t >= END_CHECK && !withinDistance(qx + mx, qy + my, qz + mz, rsum)) return false;
+  if (t >= END_CHECK) {
+    V[0] = qx + mx;
+    V[1] = qy + my;
+    V[2] = qz + mz;
+    V[3] = rsum;
+    if (!withinDistance()) return false;
+  }
   out.toi = t;
-  writeSphereSphereContact(qx + t * mx, qy + t * my, qz + t * mz, b, rsum, out);
+  V[0] = qx + t * mx;
+  V[1] = qy + t * my;
+  V[2] = qz + t * mz;
+  V[3] = rsum;
+  writeSphereSphereContact(b, out);
   return true;
 }

@@ -1,4 +1,4 @@
-import { fillContactLocal, K, pointToBoxFrame, withinBoxLocal, writeWorldNormalPoint } from './boxFrame.js';
+import { CENTER, fillContactLocal, K, loadSphereBox, withinBoxLocal, writeWorldNormalPoint } from './boxFrame.js';
 import type { BoxShape, ContactResult, SphereShape } from './types.js';
 
 /**
@@ -18,14 +18,9 @@ import type { BoxShape, ContactResult, SphereShape } from './types.js';
  * clamping (Ericson, Real-Time Collision Detection, 5.1.3, 5.2.5). No allocation.
  */
 export function contactSphereBox(sphere: SphereShape, box: BoxShape, out: ContactResult): boolean {
-  pointToBoxFrame(box, sphere.center);
-  const h = box.halfExtents;
-  const r = sphere.radius;
-  const lx = K[8];
-  const ly = K[9];
-  const lz = K[10];
-  if (!withinBoxLocal(lx, ly, lz, h.x, h.y, h.z, r)) return false;
-  fillContactLocal(lx, ly, lz, h.x, h.y, h.z, r);
+  loadSphereBox(box, sphere, undefined);
+  if (!withinBoxLocal(CENTER)) return false;
+  fillContactLocal(CENTER);
   out.depth = K[3];
   writeWorldNormalPoint(box, out);
   return true;

@@ -1,15 +1,14 @@
-import { K, pointToBoxFrame, withinBoxLocal } from './boxFrame.js';
+import { CENTER, loadSphereBox, withinBoxLocal } from './boxFrame.js';
 import type { BoxShape, SphereShape } from './types.js';
 
 /**
  * Whether a sphere and a box overlap or touch (solids are closed: distance == radius is true).
  *
  * Algorithm: the sphere's centre in the box's frame, clamped onto the box, gives the closest point;
- * compare the squared distance with r² (Ericson, Real-Time Collision Detection, 5.1.3 and 5.2.5).
+ * compare the distance with r (Ericson, Real-Time Collision Detection, 5.1.3 and 5.2.5).
  * World frame, caller's units. No allocation.
  */
 export function overlapSphereBox(sphere: SphereShape, box: BoxShape): boolean {
-  pointToBoxFrame(box, sphere.center);
-  const h = box.halfExtents;
-  return withinBoxLocal(K[8], K[9], K[10], h.x, h.y, h.z, sphere.radius);
+  loadSphereBox(box, sphere, undefined);
+  return withinBoxLocal(CENTER);
 }

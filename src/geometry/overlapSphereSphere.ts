@@ -1,4 +1,4 @@
-import { withinDistance } from '../math/scalar.js';
+import { V, withinDistance } from '../math/scalar.js';
 import type { SphereShape } from './types.js';
 
 /**
@@ -7,8 +7,9 @@ import type { SphereShape } from './types.js';
  * World frame, caller's units. No allocation.
  */
 export function overlapSphereSphere(a: SphereShape, b: SphereShape): boolean {
-  const dx = a.center.x - b.center.x;
-  const dy = a.center.y - b.center.y;
-  const dz = a.center.z - b.center.z;
-  return withinDistance(dx, dy, dz, a.radius + b.radius);
+  V[0] = a.center.x - b.center.x;
+  V[1] = a.center.y - b.center.y;
+  V[2] = a.center.z - b.center.z;
+  V[3] = a.radius + b.radius;
+  return withinDistance();
 }

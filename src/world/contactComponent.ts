@@ -12,24 +12,33 @@ import type { IdList, Physics } from './types.js';
 /** Flag byte bit (in `internal.flags`) meaning the entity currently holds our Contact component. */
 export const HAS_CONTACT = 32;
 
+/**
+ * Counts contact `i` for `eid` and makes it the primary when it is earlier (toi), or as early and
+ * deeper, than the current one (compared in float64 through the list index kept in `primary`).
+ */
 function offer(physics: Physics, eid: number, other: number, i: number, sign: number, next: IdList): void {
   const C = physics.components.Contact;
   const list = physics.contacts;
-  const toi = list.toi[i];
-  const depth = list.depth[i];
+  const primary = physics.internal.primary;
   const n = C.count[eid];
   if (n === 0) idListPush(next, eid);
   C.count[eid] = n === 0xffff ? n : n + 1;
-  if (n > 0 && (Math.fround(toi) > C.toi[eid] || (Math.fround(toi) === C.toi[eid] && Math.fround(depth) <= C.depth[eid]))) return;
+  if (n > 0) {
+    const best = primary[eid];
+    const toi = list.toi[i];
+    const bestToi = list.toi[best];
+    if (toi > bestToi || (toi === bestToi && list.depth[i] <= list.depth[best])) return;
+  }
+  primary[eid] = i;
   C.other[eid] = other;
   C.nx[eid] = sign * list.nx[i];
   C.ny[eid] = sign * list.ny[i];
   C.nz[eid] = sign * list.nz[i];
-  C.depth[eid] = depth;
+  C.depth[eid] = list.depth[i];
   C.px[eid] = list.px[i];
   C.py[eid] = list.py[i];
   C.pz[eid] = list.pz[i];
-  C.toi[eid] = toi;
+  C.toi[eid] = list.toi[i];
 }
 
 /**

@@ -46,6 +46,9 @@ function ensureCapacity(physics: Physics, eid: number, own: PhysicsComponents): 
     next.set(internal[key]);
     internal[key] = next;
   }
+  const primary = new Uint32Array(cap);
+  primary.set(internal.primary);
+  internal.primary = primary;
   internal.capacity = cap;
 }
 
@@ -82,6 +85,7 @@ export function createPhysics(world: World, options: PhysicsOptions = {}): Physi
       maxEid: 0,
       flags: new Uint8Array(capacity),
       purgeMark: new Uint8Array(capacity),
+      primary: new Uint32Array(capacity),
       purgeList: idListCreate(),
       cellSize: options.cellSize ?? 0,
       staticGrid: gridCreate(options.cellSize ?? 1),

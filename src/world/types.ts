@@ -117,6 +117,8 @@ export interface PhysicsInternal {
   flags: Uint8Array;
   /** Body flags of entities removed since the last narrowphase. */
   purgeMark: Uint8Array;
+  /** Per entity: index in `contacts` of its primary contact this tick (valid while touching). */
+  primary: Uint32Array;
   purgeList: IdList;
   cellSize: number;
   staticGrid: Grid;
