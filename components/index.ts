@@ -109,13 +109,28 @@ export function growStore(store: object, capacity: number): void {
   }
 }
 
+/**
+ * x, y, z columns of float64 indexed by entity id. A class rather than an object literal, so that
+ * V8 never shares its hidden class with `{x, y, z}` number vectors (which would box their writes).
+ */
+export class Vec3Columns implements Vec3Store {
+  x: Float64Array;
+  y: Float64Array;
+  z: Float64Array;
+  constructor(capacity: number) {
+    this.x = new Float64Array(capacity);
+    this.y = new Float64Array(capacity);
+    this.z = new Float64Array(capacity);
+  }
+}
+
 /** Creates the component stores of one physics instance with room for entity ids below `capacity`. */
 export function createComponents(capacity: number): PhysicsComponents {
   const f64 = () => new Float64Array(capacity);
   const f32 = () => new Float32Array(capacity);
   return {
-    Position: { x: f64(), y: f64(), z: f64() },
-    Velocity: { x: f64(), y: f64(), z: f64() },
+    Position: new Vec3Columns(capacity),
+    Velocity: new Vec3Columns(capacity),
     Sphere: { radius: f64() },
     Box: { hx: f64(), hy: f64(), hz: f64(), qx: f64(), qy: f64(), qz: f64(), qw: f64() },
     Contact: {

@@ -138,24 +138,39 @@ function growItems(grid: Grid): void {
   grid.stamp = stamp;
 }
 
+/** Scratch for the number-argument convenience wrappers. */
+const argBounds = new Float64Array(6);
+
 /**
  * Adds an item with id `id` and closed bounds [min, max] (world frame, length units). Non-finite or
  * inverted bounds are the caller's error (validate first); they are kept out of every cell loop.
+ * Convenience form of {@link gridInsert}.
  */
 export function gridAdd(
   grid: Grid, id: number,
   minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number,
 ): void {
+  argBounds[0] = minX;
+  argBounds[1] = minY;
+  argBounds[2] = minZ;
+  argBounds[3] = maxX;
+  argBounds[4] = maxY;
+  argBounds[5] = maxZ;
+  gridInsert(grid, id, argBounds, 0);
+}
+
+/**
+ * Adds an item with id `id` and closed bounds `src[o .. o + 6]` = minX, minY, minZ, maxX, maxY, maxZ
+ * (world frame, length units). Bounds travel in an array so that no call boxes a number.
+ */
+export function gridInsert(grid: Grid, id: number, src: ArrayLike<number>, o: number): void {
   if (grid.count === grid.ids.length) growItems(grid);
   const i = grid.count++;
   grid.ids[i] = id;
   const b = grid.bounds;
-  b[6 * i] = minX;
-  b[6 * i + 1] = minY;
-  b[6 * i + 2] = minZ;
-  b[6 * i + 3] = maxX;
-  b[6 * i + 4] = maxY;
-  b[6 * i + 5] = maxZ;
+  for (let k = 0; k < 6; k++) b[6 * i + k] = src[o + k];
+  const minX = b[6 * i], minY = b[6 * i + 1], minZ = b[6 * i + 2];
+  const maxX = b[6 * i + 3], maxY = b[6 * i + 4], maxZ = b[6 * i + 5];
   let level = 0;
   let cells = 0;
   const m = inflation(grid);
@@ -259,35 +274,41 @@ function nextStamp(grid: Grid): number {
   return ++grid.stampValue;
 }
 
-/** Tests item slot `i` once per query (stamp) against the bounds; appends its id on overlap. */
-function visitItem(
-  grid: Grid, i: number, stamp: number, out: QueryOut,
-  minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number,
-): void {
-  if (grid.stamp[i] === stamp) return;
-  grid.stamp[i] = stamp;
+/** The current query's bounds (minX, minY, minZ, maxX, maxY, maxZ). */
+const Q = new Float64Array(6);
+
+/** Whether item slot `i`'s bounds overlap the query bounds `Q` (closed). */
+function overlapsQuery(grid: Grid, i: number): boolean {
   const b = grid.bounds;
   const o = 6 * i;
-  if (b[o] <= maxX && b[o + 3] >= minX && b[o + 1] <= maxY && b[o + 4] >= minY && b[o + 2] <= maxZ && b[o + 5] >= minZ) {
-    out.ids[out.count++] = grid.ids[i];
-  }
+  return b[o] <= Q[3] && b[o + 3] >= Q[0] && b[o + 1] <= Q[4] && b[o + 4] >= Q[1] && b[o + 2] <= Q[5] && b[o + 5] >= Q[2];
 }
 
-/** Appends every item of `level` that overlaps the bounds (a linear scan). */
-function scanLevel(
-  grid: Grid, level: number, stamp: number, out: QueryOut,
-  minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number,
-): void {
-  for (let i = 0; i < grid.count; i++) {
-    if (grid.level[i] === level) visitItem(grid, i, stamp, out, minX, minY, minZ, maxX, maxY, maxZ);
-  }
+/**
+ * Tests item slot `i` of `level` once per query (stamp) against the query; appends its id on
+ * overlap. A bucket may also hold items of other levels (hash sharing): those are skipped here and
+ * reported through their own level.
+ */
+function visitItem(grid: Grid, i: number, level: number, stamp: number, out: QueryOut): void {
+  if (grid.level[i] !== level || grid.stamp[i] === stamp) return;
+  grid.stamp[i] = stamp;
+  if (overlapsQuery(grid, i)) out.ids[out.count++] = grid.ids[i];
+}
+
+/** Appends every item of `level` that overlaps the query (a linear scan). */
+function scanLevel(grid: Grid, level: number, stamp: number, out: QueryOut): void {
+  for (let i = 0; i < grid.count; i++) visitItem(grid, i, level, stamp, out);
 }
 
 /** Scratch: the query's cell range on the current level (x0, y0, z0, x1, y1, z1). */
 const range = new Int32Array(6);
 
-/** Cell range of [lo, hi] shrunk by the margin (to its midpoint when thinner than 2·margin). */
-function shrunkRange(lo: number, hi: number, m: number, inv: number, axis: number): void {
+/** Cell range of the query on `axis` shrunk by the margin (to its midpoint when thinner than 2·margin). */
+function shrunkRange(grid: Grid, level: number, axis: number): void {
+  const lo = Q[axis];
+  const hi = Q[axis + 3];
+  const m = grid.margin;
+  const inv = grid.levelInv[level];
   let a = lo + m;
   let b = hi - m;
   if (a > b) {
@@ -298,43 +319,34 @@ function shrunkRange(lo: number, hi: number, m: number, inv: number, axis: numbe
   range[axis + 3] = cellOf(b, inv);
 }
 
-/** The items of one bucket, without stamps (a single-cell query sees each item once). */
-function visitBucket(
-  grid: Grid, h: number, out: QueryOut,
-  minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number,
-): void {
+/**
+ * The items of `level` in one bucket, without stamps (a single-cell query sees each item once: an
+ * item is stored once per bucket, and items of other levels sharing the bucket are skipped).
+ */
+function visitBucket(grid: Grid, h: number, level: number, out: QueryOut): void {
   const start = grid.cellStart;
   const items = grid.cellItems;
-  const b = grid.bounds;
   const end = start[h + 1];
   for (let k = start[h]; k < end; k++) {
     const i = items[k];
-    const o = 6 * i;
-    if (b[o] <= maxX && b[o + 3] >= minX && b[o + 1] <= maxY && b[o + 4] >= minY && b[o + 2] <= maxZ && b[o + 5] >= minZ) {
-      out.ids[out.count++] = grid.ids[i];
-    }
+    if (grid.level[i] === level && overlapsQuery(grid, i)) out.ids[out.count++] = grid.ids[i];
   }
 }
 
 /** Visits the query's cells on one level (or scans the level when they are too many). */
-function queryLevel(
-  grid: Grid, level: number, out: QueryOut,
-  minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number,
-): void {
-  const inv = grid.levelInv[level];
-  const m = grid.margin;
-  shrunkRange(minX, maxX, m, inv, 0);
-  shrunkRange(minY, maxY, m, inv, 1);
-  shrunkRange(minZ, maxZ, m, inv, 2);
+function queryLevel(grid: Grid, level: number, out: QueryOut): void {
+  shrunkRange(grid, level, 0);
+  shrunkRange(grid, level, 1);
+  shrunkRange(grid, level, 2);
   const x0 = range[0], y0 = range[1], z0 = range[2], x1 = range[3], y1 = range[4], z1 = range[5];
   const mask = grid.tableMask;
   if (x0 === x1 && y0 === y1 && z0 === z1) {
-    visitBucket(grid, hashCell(x0, y0, z0, level, mask), out, minX, minY, minZ, maxX, maxY, maxZ);
+    visitBucket(grid, hashCell(x0, y0, z0, level, mask), level, out);
     return;
   }
   const stamp = nextStamp(grid);
   if (!((x1 - x0 + 1) * (y1 - y0 + 1) * (z1 - z0 + 1) <= MAX_QUERY_CELLS)) {
-    scanLevel(grid, level, stamp, out, minX, minY, minZ, maxX, maxY, maxZ);
+    scanLevel(grid, level, stamp, out);
     return;
   }
   const start = grid.cellStart;
@@ -344,7 +356,7 @@ function queryLevel(
       for (let z = z0; z <= z1; z++) {
         const h = hashCell(x, y, z, level, mask);
         const end = start[h + 1];
-        for (let k = start[h]; k < end; k++) visitItem(grid, items[k], stamp, out, minX, minY, minZ, maxX, maxY, maxZ);
+        for (let k = start[h]; k < end; k++) visitItem(grid, items[k], level, stamp, out);
       }
     }
   }
@@ -352,19 +364,36 @@ function queryLevel(
 
 /**
  * Appends to `out` the ids of the items whose bounds overlap the closed bounds [min, max], each
- * once, in bucket order (callers sort if they need an order). Allocates nothing unless `out` grows.
+ * once, in bucket order (callers sort if they need an order). Convenience form of
+ * {@link gridQueryBounds}.
  */
 export function gridQuery(
   grid: Grid, out: QueryOut,
   minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number,
 ): void {
+  argBounds[0] = minX;
+  argBounds[1] = minY;
+  argBounds[2] = minZ;
+  argBounds[3] = maxX;
+  argBounds[4] = maxY;
+  argBounds[5] = maxZ;
+  gridQueryBounds(grid, out, argBounds, 0);
+}
+
+/**
+ * Appends to `out` the ids of the items whose bounds overlap the closed bounds `src[o .. o + 6]`
+ * (minX, minY, minZ, maxX, maxY, maxZ), each once, in bucket order. Allocates nothing unless `out`
+ * grows.
+ */
+export function gridQueryBounds(grid: Grid, out: QueryOut, src: ArrayLike<number>, o: number): void {
   if (grid.count === 0) return;
+  for (let k = 0; k < 6; k++) Q[k] = src[o + k];
   reserveOut(out, grid.count);
   let levels = grid.levelMask;
   while (levels !== 0) {
     const level = 31 - Math.clz32(levels & -levels);
     levels &= levels - 1;
-    if (level === HUGE_LEVEL) scanLevel(grid, level, nextStamp(grid), out, minX, minY, minZ, maxX, maxY, maxZ);
-    else queryLevel(grid, level, out, minX, minY, minZ, maxX, maxY, maxZ);
+    if (level === HUGE_LEVEL) scanLevel(grid, level, nextStamp(grid), out);
+    else queryLevel(grid, level, out);
   }
 }

@@ -1,7 +1,8 @@
 import { castSphereBox } from './castSphereBox.js';
+import { ScratchVec3 } from '../math/scratch.js';
 import type { BoxShape, CastResult, SphereShape, Vec3 } from './types.js';
 
-const negMotion: Vec3 = { x: 0, y: 0, z: 0 };
+const negMotion = new ScratchVec3();
 
 /**
  * Mirror of {@link castSphereBox}: the box moves by `motion` over the step and the sphere is at

@@ -52,12 +52,9 @@ function enterEdge(axis: number, sx: number, sy: number, sz: number): void {
   enterCapsule();
 }
 
-function signOf(v: number): number {
-  return v < 0 ? -1 : 1;
-}
-
-/** The entry point c + t·m on the grown box (clamped onto it against rounding) to K[OTHER..]. */
-function entryPoint(t: number): void {
+/** The entry point c + t·m, t = S[0], on the grown box (clamped onto it against rounding) to K[OTHER..]. */
+function entryPoint(): void {
+  const t = S[0];
   for (let a = 0; a < 3; a++) {
     const e = K[14 + a] + K[17];
     const p = K[CENTER + a] + t * K[MOTION + a];
@@ -127,10 +124,12 @@ function castLocal(): boolean {
   S[2] = -1;
   if (!clipSlab(0) || !clipSlab(1) || !clipSlab(2)) return false;
   let t = S[0];
-  const axis = S[2];
-  entryPoint(t);
+  const axis = S[2] | 0;
+  entryPoint();
   const bits = outsideBits();
-  const sx = signOf(K[OTHER]), sy = signOf(K[OTHER + 1]), sz = signOf(K[OTHER + 2]);
+  const sx = K[OTHER] < 0 ? -1 : 1;
+  const sy = K[OTHER + 1] < 0 ? -1 : 1;
+  const sz = K[OTHER + 2] < 0 ? -1 : 1;
   if ((bits & (bits - 1)) === 0 && axis >= 0) {
     // Face region: the entry is the contact.
     writeFaceHit(axis);

@@ -70,47 +70,61 @@ export function boxRotation(physics: Physics, eid: number): void {
   rotation[3] = qw * inv;
 }
 
+/** Inputs of `writeBounds`: centre (0..2), half size per axis (3..5), motion (6..8). */
+const W = new Float64Array(9);
+
 /**
- * Outward padding of bounds centred at c with half size e and motion m, relative to their magnitude,
- * so that rounding never drops a touching pair. Every bounds computation must use it.
+ * Writes to `bounds` the box centred at W[0..2] with half sizes W[3..5], swept by the motion
+ * W[6..8], padded outward relative to the magnitudes so that rounding never drops a touching pair.
  */
-export function boundsPad(cx: number, cy: number, cz: number, e: number, mx: number, my: number, mz: number): number {
-  return PAD * (1 + Math.abs(cx) + Math.abs(cy) + Math.abs(cz) + e + Math.abs(mx) + Math.abs(my) + Math.abs(mz));
+function writeBounds(): void {
+  const pad = PAD * (1 + Math.abs(W[0]) + Math.abs(W[1]) + Math.abs(W[2]) + W[3] + W[4] + W[5] +
+    Math.abs(W[6]) + Math.abs(W[7]) + Math.abs(W[8]));
+  for (let a = 0; a < 3; a++) {
+    const m = W[6 + a];
+    bounds[a] = W[a] - W[3 + a] + (m < 0 ? m : 0) - pad;
+    bounds[3 + a] = W[a] + W[3 + a] + (m > 0 ? m : 0) + pad;
+  }
 }
 
-function writeBounds(cx: number, cy: number, cz: number, ex: number, ey: number, ez: number, mx: number, my: number, mz: number): void {
-  const pad = boundsPad(cx, cy, cz, ex + ey + ez, mx, my, mz);
-  bounds[0] = cx - ex + (mx < 0 ? mx : 0) - pad;
-  bounds[1] = cy - ey + (my < 0 ? my : 0) - pad;
-  bounds[2] = cz - ez + (mz < 0 ? mz : 0) - pad;
-  bounds[3] = cx + ex + (mx > 0 ? mx : 0) + pad;
-  bounds[4] = cy + ey + (my > 0 ? my : 0) + pad;
-  bounds[5] = cz + ez + (mz > 0 ? mz : 0) + pad;
+/** Loads eid's centre into W[0..2] and, when `swept` and moving, its velocity × dt into W[6..8]. */
+function loadMotion(physics: Physics, eid: number, flags: number, swept: boolean): void {
+  const { Position: p, Velocity: v } = physics.components;
+  W[0] = p.x[eid];
+  W[1] = p.y[eid];
+  W[2] = p.z[eid];
+  const moving = swept && (flags & MOVING) !== 0;
+  const dt = physics.dt;
+  W[6] = moving ? v.x[eid] * dt : 0;
+  W[7] = moving ? v.y[eid] * dt : 0;
+  W[8] = moving ? v.z[eid] * dt : 0;
 }
 
-/** Writes a sphere's bounds, swept over `motionDt` seconds of its velocity (0 = static bounds). */
-export function sphereBounds(physics: Physics, eid: number, flags: number, motionDt: number): void {
-  const { Position: p, Velocity: v, Sphere: s } = physics.components;
-  const r = s.radius[eid];
-  const t = (flags & MOVING) !== 0 ? motionDt : 0;
-  writeBounds(p.x[eid], p.y[eid], p.z[eid], r, r, r, t === 0 ? 0 : v.x[eid] * t, t === 0 ? 0 : v.y[eid] * t, t === 0 ? 0 : v.z[eid] * t);
+/** Writes a sphere's bounds, swept over the tick's motion when `swept`. */
+export function sphereBounds(physics: Physics, eid: number, flags: number, swept: boolean): void {
+  loadMotion(physics, eid, flags, swept);
+  const r = physics.components.Sphere.radius[eid];
+  W[3] = r;
+  W[4] = r;
+  W[5] = r;
+  writeBounds();
 }
 
 /**
  * Writes a box's world bounds (half size per world axis = Σ |R_ij|·h_j, Ericson 4.2.6), swept over
- * `motionDt` seconds of its velocity.
+ * the tick's motion when `swept`.
  */
-export function boxBounds(physics: Physics, eid: number, flags: number, motionDt: number): void {
-  const { Position: p, Velocity: v, Box: b } = physics.components;
+export function boxBounds(physics: Physics, eid: number, flags: number, swept: boolean): void {
+  const b = physics.components.Box;
   boxRotation(physics, eid);
   const x = rotation[0], y = rotation[1], z = rotation[2], w = rotation[3];
   const hx = b.hx[eid], hy = b.hy[eid], hz = b.hz[eid];
   const r00 = 1 - 2 * (y * y + z * z), r01 = 2 * (x * y - z * w), r02 = 2 * (x * z + y * w);
   const r10 = 2 * (x * y + z * w), r11 = 1 - 2 * (x * x + z * z), r12 = 2 * (y * z - x * w);
   const r20 = 2 * (x * z - y * w), r21 = 2 * (y * z + x * w), r22 = 1 - 2 * (x * x + y * y);
-  const ex = Math.abs(r00) * hx + Math.abs(r01) * hy + Math.abs(r02) * hz;
-  const ey = Math.abs(r10) * hx + Math.abs(r11) * hy + Math.abs(r12) * hz;
-  const ez = Math.abs(r20) * hx + Math.abs(r21) * hy + Math.abs(r22) * hz;
-  const t = (flags & MOVING) !== 0 ? motionDt : 0;
-  writeBounds(p.x[eid], p.y[eid], p.z[eid], ex, ey, ez, t === 0 ? 0 : v.x[eid] * t, t === 0 ? 0 : v.y[eid] * t, t === 0 ? 0 : v.z[eid] * t);
+  loadMotion(physics, eid, flags, swept);
+  W[3] = Math.abs(r00) * hx + Math.abs(r01) * hy + Math.abs(r02) * hz;
+  W[4] = Math.abs(r10) * hx + Math.abs(r11) * hy + Math.abs(r12) * hz;
+  W[5] = Math.abs(r20) * hx + Math.abs(r21) * hy + Math.abs(r22) * hz;
+  writeBounds();
 }

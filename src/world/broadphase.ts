@@ -8,28 +8,27 @@
  * their own grid and re-bucketed only when a box is added, removed or marked dirty.
  * @module
  */
-import { gridAdd, gridBuild, gridClear, gridQuery, gridSetCellSize, gridSetMargin } from '../broadphase/grid.js';
-import { bounds, boundsPad, boxBounds, sphereBounds, validateBody } from './bodies.js';
+import { gridBuild, gridClear, gridInsert, gridQueryBounds, gridSetCellSize, gridSetMargin } from '../broadphase/grid.js';
+import { bounds, boxBounds, sphereBounds, validateBody } from './bodies.js';
 import { pairListPush } from './lists.js';
 import { BodyFlags, type Physics } from './types.js';
 
 const { SPHERE, BOX, MOVING } = BodyFlags;
 
 function addBounds(grid: Physics['internal']['staticGrid'], eid: number): void {
-  gridAdd(grid, eid, bounds[0], bounds[1], bounds[2], bounds[3], bounds[4], bounds[5]);
+  gridInsert(grid, eid, bounds, 0);
 }
 
 /** Mean of the largest bounds side over the bodies with flag `want` (spheres: swept bounds). */
 function meanSize(physics: Physics, want: number): number {
   const { flags, maxEid } = physics.internal;
-  const t = physics.continuous ? physics.dt : 0;
-  let sum = 0;
+    let sum = 0;
   let n = 0;
   for (let eid = 1; eid <= maxEid; eid++) {
     const f = flags[eid];
     if ((f & want) === 0) continue;
-    if ((f & SPHERE) !== 0) sphereBounds(physics, eid, f, t);
-    else boxBounds(physics, eid, f, t);
+    if ((f & SPHERE) !== 0) sphereBounds(physics, eid, f, physics.continuous);
+    else boxBounds(physics, eid, f, physics.continuous);
     const size = Math.max(bounds[3] - bounds[0], bounds[4] - bounds[1], bounds[5] - bounds[2]);
     if (size - size === 0) {
       sum += size;
@@ -71,12 +70,11 @@ function validateMoving(physics: Physics): void {
 /** Largest half side of any sphere's (swept) bounds: the static grid's Minkowski margin. */
 function maxSphereHalfSize(physics: Physics): number {
   const { flags, maxEid } = physics.internal;
-  const t = physics.continuous ? physics.dt : 0;
-  let half = 0;
+    let half = 0;
   for (let eid = 1; eid <= maxEid; eid++) {
     const f = flags[eid];
     if ((f & SPHERE) === 0) continue;
-    sphereBounds(physics, eid, f, t);
+    sphereBounds(physics, eid, f, physics.continuous);
     const h = 0.5 * Math.max(bounds[3] - bounds[0], bounds[4] - bounds[1], bounds[5] - bounds[2]);
     if (h > half) half = h;
   }
@@ -96,7 +94,7 @@ function rebuildStatic(physics: Physics): void {
     const f = flags[eid];
     if ((f & BOX) === 0 || (f & (MOVING | SPHERE)) !== 0) continue;
     if (physics.validate) validateBody(physics, eid, f);
-    boxBounds(physics, eid, f, 0);
+    boxBounds(physics, eid, f, false);
     addBounds(staticGrid, eid);
   }
   gridBuild(staticGrid);
@@ -107,8 +105,7 @@ function rebuildStatic(physics: Physics): void {
 function rebuildDynamic(physics: Physics): void {
   const { flags, maxEid, dynamicGrid } = physics.internal;
   const { group, mask } = physics.components.CollisionFilter;
-  const t = physics.continuous ? physics.dt : 0;
-  let groups = 0;
+    let groups = 0;
   let masks = 0;
   for (let eid = 1; eid <= maxEid; eid++) {
     if ((flags[eid] & SPHERE) !== 0) {
@@ -122,9 +119,9 @@ function rebuildDynamic(physics: Physics): void {
     const f = flags[eid];
     if ((f & SPHERE) !== 0) {
       if (!sphereSphere) continue;
-      sphereBounds(physics, eid, f, t);
+      sphereBounds(physics, eid, f, physics.continuous);
     } else if ((f & (BOX | MOVING)) === (BOX | MOVING)) {
-      boxBounds(physics, eid, f, t);
+      boxBounds(physics, eid, f, physics.continuous);
     } else continue;
     addBounds(dynamicGrid, eid);
   }
@@ -180,24 +177,14 @@ export function updateBroadphase(physics: Physics): void {
   if (internal.staticDirty) rebuildStatic(physics);
   rebuildDynamic(physics);
   const { flags, maxEid, staticGrid, dynamicGrid, query } = internal;
-  const t = physics.continuous ? physics.dt : 0;
   internal.pairs.count = 0;
-  const { Position: p, Velocity: v, Sphere: s } = physics.components;
-  const px = p.x, py = p.y, pz = p.z, vx = v.x, vy = v.y, vz = v.z, radius = s.radius;
   for (let eid = 1; eid <= maxEid; eid++) {
     const f = flags[eid];
     if ((f & SPHERE) === 0) continue;
-    const x = px[eid], y = py[eid], z = pz[eid];
-    const moving = (f & MOVING) !== 0 && t !== 0;
-    const mx = moving ? vx[eid] * t : 0, my = moving ? vy[eid] * t : 0, mz = moving ? vz[eid] * t : 0;
-    const r = radius[eid];
-    const pad = boundsPad(x, y, z, r, mx, my, mz);
-    const x0 = x - r + (mx < 0 ? mx : 0) - pad, x1 = x + r + (mx > 0 ? mx : 0) + pad;
-    const y0 = y - r + (my < 0 ? my : 0) - pad, y1 = y + r + (my > 0 ? my : 0) + pad;
-    const z0 = z - r + (mz < 0 ? mz : 0) - pad, z1 = z + r + (mz > 0 ? mz : 0) + pad;
+    sphereBounds(physics, eid, f, physics.continuous);
     query.count = 0;
-    gridQuery(staticGrid, query, x0, y0, z0, x1, y1, z1);
-    gridQuery(dynamicGrid, query, x0, y0, z0, x1, y1, z1);
+    gridQueryBounds(staticGrid, query, bounds, 0);
+    gridQueryBounds(dynamicGrid, query, bounds, 0);
     if (query.count > 0) emitPairs(physics, eid);
   }
 }

@@ -5,7 +5,7 @@
  * and removed when its last ends.
  * @module
  */
-import { addComponent, removeComponent } from 'bitecs';
+import { addComponent, hasComponent, removeComponent } from 'bitecs';
 import { idListPush } from './lists.js';
 import type { IdList, Physics } from './types.js';
 
@@ -77,7 +77,8 @@ export function applyContactComponent(physics: Physics): void {
   const { touching, touchingNext } = internal;
   for (let i = 0; i < touchingNext.count; i++) {
     const eid = touchingNext.ids[i];
-    if ((internal.flags[eid] & HAS_CONTACT) !== 0) continue;
+    // hasComponent (a bit test) also notices a Contact the game removed by hand: it comes back.
+    if ((internal.flags[eid] & HAS_CONTACT) !== 0 && hasComponent(world, eid, Contact)) continue;
     addComponent(world, eid, Contact);
     internal.flags[eid] |= HAS_CONTACT;
   }

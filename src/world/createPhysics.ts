@@ -107,7 +107,9 @@ function registerObservers(physics: Physics, own: PhysicsComponents): void {
   const { world, components: c, internal } = physics;
   const on = (hook: ReturnType<typeof onAdd>, fn: (eid: number) => void) => internal.unobserve.push(observe(world, hook, fn));
   const grow = (eid: number) => ensureCapacity(physics, eid, own);
-  for (const store of Object.values(c)) on(onAdd(store), grow);
+  // Contact is added by the physics itself (ids already fit) and has no observer: every observer
+  // of a component makes bitecs allocate on each add/remove of it, and Contact changes every tick.
+  for (const store of Object.values(c)) if (store !== c.Contact) on(onAdd(store), grow);
   const setFlag = (flag: number) => (eid: number) => {
     grow(eid);
     internal.flags[eid] |= flag;
@@ -116,7 +118,9 @@ function registerObservers(physics: Physics, own: PhysicsComponents): void {
   };
   const clearFlag = (flag: number) => (eid: number) => {
     const was = internal.flags[eid];
-    internal.flags[eid] = was & ~flag;
+    // A body's removal also ends its Contact bookkeeping (bitecs drops the component with the entity;
+    // a surviving non-body entity has it removed at the next narrowphase).
+    internal.flags[eid] = was & ~((flag & (SPHERE | BOX)) !== 0 ? flag | HAS_CONTACT : flag);
     if ((was & BOX) !== 0) internal.staticDirty = true;
     if ((flag & (SPHERE | BOX)) !== 0 && (was & flag) !== 0 && internal.purgeMark[eid] === 0) {
       internal.purgeMark[eid] = 1;
@@ -129,9 +133,6 @@ function registerObservers(physics: Physics, own: PhysicsComponents): void {
   on(onRemove(c.Position, c.Box), clearFlag(BOX));
   on(onAdd(c.Velocity), setFlag(MOVING));
   on(onRemove(c.Velocity), clearFlag(MOVING));
-  on(onRemove(c.Contact), (eid) => {
-    internal.flags[eid] &= ~HAS_CONTACT;
-  });
   on(onAdd(c.Sensor), setFlag(SENSOR));
   on(onRemove(c.Sensor), clearFlag(SENSOR));
   on(onAdd(c.Box), (eid) => {

@@ -1,32 +1,35 @@
 /**
  * The narrowphase of one tick: every candidate pair through the geometry functions, into the world
  * contact list (sorted by (a, b) because the candidate pairs are), then began/persisting/ended by a
- * merge with the previous tick's pairs. Pure over typed arrays; no bitecs calls.
+ * merge with the previous tick's pairs. Pure over typed arrays.
  *
  * A pair is in contact when the two bodies touch at any moment of the tick's motion (relative
  * velocity × dt) with continuous contacts on, or at the current pose otherwise. `toi` is the first
  * such fraction of the tick (0 when already touching at its start); normal, depth and point are
  * those of the geometry API at the time of impact; the point is where it is in the world then.
+ * (Only `clearPurged` touches bitecs, for entities that stopped being bodies.)
  * @module
  */
+import { entityExists, hasComponent, removeComponent } from 'bitecs';
 import { castSphereBox } from '../geometry/castSphereBox.js';
 import { castSphereSphere } from '../geometry/castSphereSphere.js';
 import { contactSphereBox } from '../geometry/contactSphereBox.js';
 import { contactSphereSphere } from '../geometry/contactSphereSphere.js';
-import type { BoxShape, CastResult, ContactResult, SphereShape, Vec3 } from '../geometry/types.js';
+import type { SphereShape, Vec3 } from '../geometry/types.js';
+import { ScratchBox, ScratchCast, ScratchContact, ScratchSphere, ScratchVec3 } from '../math/scratch.js';
 import { boxRotation, rotation } from './bodies.js';
 import { contactListReserve, pairListPush } from './lists.js';
 import { BodyFlags, ContactFlags, type Physics } from './types.js';
 
 const { SPHERE, MOVING, SENSOR } = BodyFlags;
 
-const sphereA: SphereShape = { center: { x: 0, y: 0, z: 0 }, radius: 0 };
-const sphereB: SphereShape = { center: { x: 0, y: 0, z: 0 }, radius: 0 };
-const box: BoxShape = { center: { x: 0, y: 0, z: 0 }, halfExtents: { x: 0, y: 0, z: 0 }, rotation: { x: 0, y: 0, z: 0, w: 1 } };
-const motion: Vec3 = { x: 0, y: 0, z: 0 };
-const motionB: Vec3 = { x: 0, y: 0, z: 0 };
-const contact: ContactResult = { normal: { x: 0, y: 0, z: 0 }, depth: 0, point: { x: 0, y: 0, z: 0 } };
-const cast: CastResult = { toi: 0, normal: { x: 0, y: 0, z: 0 }, point: { x: 0, y: 0, z: 0 } };
+const sphereA = new ScratchSphere();
+const sphereB = new ScratchSphere();
+const box = new ScratchBox();
+const motion = new ScratchVec3();
+const motionB = new ScratchVec3();
+const contact = new ScratchContact();
+const cast = new ScratchCast();
 
 function loadSphere(physics: Physics, eid: number, out: SphereShape): void {
   const p = physics.components.Position;
@@ -46,7 +49,7 @@ function loadBox(physics: Physics, eid: number): void {
   box.halfExtents.y = b.hy[eid];
   box.halfExtents.z = b.hz[eid];
   boxRotation(physics, eid);
-  const q = box.rotation!;
+  const q = box.rotation;
   q.x = rotation[0];
   q.y = rotation[1];
   q.z = rotation[2];
@@ -124,10 +127,21 @@ function purgeRemoved(physics: Physics): void {
   previous.count = n;
 }
 
-/** Clears the removal marks once every consumer has seen them. */
+/**
+ * Clears the removal marks once every consumer has seen them, and takes the Contact component off
+ * entities that survive but are no longer bodies (a removed Sphere or Box component).
+ */
 export function clearPurged(physics: Physics): void {
-  const { purgeList, purgeMark } = physics.internal;
-  for (let i = 0; i < purgeList.count; i++) purgeMark[purgeList.ids[i]] = 0;
+  const { purgeList, purgeMark, flags } = physics.internal;
+  const { world } = physics;
+  const Contact = physics.components.Contact;
+  for (let i = 0; i < purgeList.count; i++) {
+    const eid = purgeList.ids[i];
+    purgeMark[eid] = 0;
+    if ((flags[eid] & (SPHERE | BodyFlags.BOX)) === 0 && entityExists(world, eid) && hasComponent(world, eid, Contact)) {
+      removeComponent(world, eid, Contact);
+    }
+  }
   purgeList.count = 0;
 }
 
