@@ -300,24 +300,29 @@ function scanLevel(grid: Grid, level: number, stamp: number, out: QueryOut): voi
   for (let i = 0; i < grid.count; i++) visitItem(grid, i, level, stamp, out);
 }
 
-/** Scratch: the query's cell range on the current level (x0, y0, z0, x1, y1, z1). */
-const range = new Int32Array(6);
-
-/** Cell range of the query on `axis` shrunk by the margin (to its midpoint when thinner than 2·margin). */
-function shrunkRange(grid: Grid, level: number, axis: number): void {
-  const lo = Q[axis];
-  const hi = Q[axis + 3];
+/**
+ * The query's cell range on `level`, shrunk by the margin on each axis (to its midpoint when thinner
+ * than 2·margin), to `range` (x0, y0, z0, x1, y1, z1); cell coordinates clamped to ±2^30.
+ */
+function shrunkRange(grid: Grid, level: number): void {
   const m = grid.margin;
   const inv = grid.levelInv[level];
-  let a = lo + m;
-  let b = hi - m;
-  if (a > b) {
-    a = lo + (hi - lo) * 0.5;
-    b = a;
+  for (let axis = 0; axis < 3; axis++) {
+    const lo = Q[axis];
+    const hi = Q[axis + 3];
+    let a = (lo + m) * inv;
+    let b = (hi - m) * inv;
+    if (a > b) {
+      a = (lo + (hi - lo) * 0.5) * inv;
+      b = a;
+    }
+    range[axis] = Math.floor(a < -CELL_LIMIT ? -CELL_LIMIT : a > CELL_LIMIT ? CELL_LIMIT : a);
+    range[axis + 3] = Math.floor(b < -CELL_LIMIT ? -CELL_LIMIT : b > CELL_LIMIT ? CELL_LIMIT : b);
   }
-  range[axis] = cellOf(a, inv);
-  range[axis + 3] = cellOf(b, inv);
 }
+
+/** Scratch: the query's cell range on the current level (x0, y0, z0, x1, y1, z1). */
+const range = new Int32Array(6);
 
 /**
  * The items of `level` in one bucket, without stamps (a single-cell query sees each item once: an
@@ -326,18 +331,28 @@ function shrunkRange(grid: Grid, level: number, axis: number): void {
 function visitBucket(grid: Grid, h: number, level: number, out: QueryOut): void {
   const start = grid.cellStart;
   const items = grid.cellItems;
+  const levels = grid.level;
+  const b = grid.bounds;
+  const ids = out.ids;
+  const x0 = Q[0], y0 = Q[1], z0 = Q[2], x1 = Q[3], y1 = Q[4], z1 = Q[5];
   const end = start[h + 1];
+  let n = out.count;
   for (let k = start[h]; k < end; k++) {
     const i = items[k];
-    if (grid.level[i] === level && overlapsQuery(grid, i)) out.ids[out.count++] = grid.ids[i];
+    const o = 6 * i;
+    if (levels[i] === level && b[o] <= x1 && b[o + 3] >= x0 && b[o + 1] <= y1 && b[o + 4] >= y0 && b[o + 2] <= z1 && b[o + 5] >= z0) {
+      ids[n++] = grid.ids[i];
+    }
   }
+  out.count = n;
 }
 
-/** Visits the query's cells on one level (or scans the level when they are too many). */
+/**
+ * Visits the query's cells on one level (or scans the level when they are too many). The query's
+ * bounds shrink by the margin (see `gridSetMargin`).
+ */
 function queryLevel(grid: Grid, level: number, out: QueryOut): void {
-  shrunkRange(grid, level, 0);
-  shrunkRange(grid, level, 1);
-  shrunkRange(grid, level, 2);
+  shrunkRange(grid, level);
   const x0 = range[0], y0 = range[1], z0 = range[2], x1 = range[3], y1 = range[4], z1 = range[5];
   const mask = grid.tableMask;
   if (x0 === x1 && y0 === y1 && z0 === z1) {

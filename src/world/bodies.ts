@@ -14,7 +14,8 @@ export const bounds = new Float64Array(6);
 export const rotation = new Float64Array(4);
 
 /** Relative padding of bounds so that rounding never drops a touching pair. */
-const PAD = 1e-12;
+export const BOUNDS_PAD = 1e-12;
+const PAD = BOUNDS_PAD;
 
 function bad(v: number): boolean {
   return !(v - v === 0);

@@ -9,7 +9,7 @@
  * @module
  */
 import { gridBuild, gridClear, gridInsert, gridQueryBounds, gridSetCellSize, gridSetMargin } from '../broadphase/grid.js';
-import { bounds, boxBounds, sphereBounds, validateBody } from './bodies.js';
+import { bounds, BOUNDS_PAD, boxBounds, sphereBounds, validateBody } from './bodies.js';
 import { pairListPush } from './lists.js';
 import { BodyFlags, type Physics } from './types.js';
 
@@ -46,25 +46,33 @@ function chooseCellSize(physics: Physics): number {
 }
 
 /**
- * With `physics.validate`, checks every sphere and moving box (static boxes when re-bucketed): a
- * fast pass over positions, velocities and radii, and the full check (which names the field) for a
- * body that fails it and for moving boxes.
+ * One pass over the bodies: with `physics.validate`, checks every sphere and moving box (static boxes
+ * when re-bucketed) — a fast test of positions, velocities and radii, and the full check (which names
+ * the field) for a body that fails it and for moving boxes. Returns whether some sphere may collide
+ * with another sphere (the OR of sphere groups meets the OR of sphere masks).
  */
-function validateMoving(physics: Physics): void {
-  if (!physics.validate) return;
+function scanBodies(physics: Physics): boolean {
   const { flags, maxEid } = physics.internal;
-  const { Position: p, Velocity: v, Sphere: s } = physics.components;
+  const { Position: p, Velocity: v, Sphere: s, CollisionFilter: filter } = physics.components;
   const px = p.x, py = p.y, pz = p.z, vx = v.x, vy = v.y, vz = v.z, radius = s.radius;
+  const group = filter.group, mask = filter.mask;
+  const validate = physics.validate;
+  let groups = 0;
+  let masks = 0;
   for (let eid = 1; eid <= maxEid; eid++) {
     const f = flags[eid];
     if ((f & SPHERE) !== 0) {
+      groups |= group[eid];
+      masks |= mask[eid];
+      if (!validate) continue;
       let z = px[eid] * 0 + py[eid] * 0 + pz[eid] * 0;
       if ((f & MOVING) !== 0) z += vx[eid] * 0 + vy[eid] * 0 + vz[eid] * 0;
       const r = radius[eid];
       if (z === 0 && r >= 0 && r !== Infinity) continue;
       validateBody(physics, eid, f);
-    } else if ((f & (BOX | MOVING)) === (BOX | MOVING)) validateBody(physics, eid, f);
+    } else if (validate && (f & (BOX | MOVING)) === (BOX | MOVING)) validateBody(physics, eid, f);
   }
+  return (groups & masks) !== 0;
 }
 
 /** Largest half side of any sphere's (swept) bounds: the static grid's Minkowski margin. */
@@ -102,18 +110,8 @@ function rebuildStatic(physics: Physics): void {
 }
 
 /** Buckets moving boxes, and spheres when some sphere may collide with another sphere. */
-function rebuildDynamic(physics: Physics): void {
+function rebuildDynamic(physics: Physics, sphereSphere: boolean): void {
   const { flags, maxEid, dynamicGrid } = physics.internal;
-  const { group, mask } = physics.components.CollisionFilter;
-    let groups = 0;
-  let masks = 0;
-  for (let eid = 1; eid <= maxEid; eid++) {
-    if ((flags[eid] & SPHERE) !== 0) {
-      groups |= group[eid];
-      masks |= mask[eid];
-    }
-  }
-  const sphereSphere = (groups & masks) !== 0;
   gridClear(dynamicGrid);
   for (let eid = 1; eid <= maxEid; eid++) {
     const f = flags[eid];
@@ -164,7 +162,7 @@ function emitPairs(physics: Physics, a: number): void {
  */
 export function updateBroadphase(physics: Physics): void {
   const internal = physics.internal;
-  validateMoving(physics);
+  const sphereSphere = scanBodies(physics);
   if (internal.cellSize === 0) {
     internal.cellSize = chooseCellSize(physics);
     internal.staticDirty = true;
@@ -175,16 +173,30 @@ export function updateBroadphase(physics: Physics): void {
     internal.staticDirty = true;
   }
   if (internal.staticDirty) rebuildStatic(physics);
-  rebuildDynamic(physics);
+  rebuildDynamic(physics, sphereSphere);
   const { flags, maxEid, staticGrid, dynamicGrid, query } = internal;
   internal.pairs.count = 0;
+  const { Position: p, Velocity: v, Sphere: s } = physics.components;
+  const px = p.x, py = p.y, pz = p.z, vx = v.x, vy = v.y, vz = v.z, radius = s.radius;
+  const dt = physics.continuous ? physics.dt : 0;
+  const hasDynamic = dynamicGrid.count > 0;
   for (let eid = 1; eid <= maxEid; eid++) {
     const f = flags[eid];
     if ((f & SPHERE) === 0) continue;
-    sphereBounds(physics, eid, f, physics.continuous);
+    // The sphere's (swept) bounds, as `sphereBounds` computes them, inline in this hot loop.
+    const t = (f & MOVING) !== 0 ? dt : 0;
+    const x = px[eid], y = py[eid], z = pz[eid], r = radius[eid];
+    const mx = vx[eid] * t, my = vy[eid] * t, mz = vz[eid] * t;
+    const pad = BOUNDS_PAD * (1 + Math.abs(x) + Math.abs(y) + Math.abs(z) + 3 * r + Math.abs(mx) + Math.abs(my) + Math.abs(mz));
+    bounds[0] = x - r + (mx < 0 ? mx : 0) - pad;
+    bounds[1] = y - r + (my < 0 ? my : 0) - pad;
+    bounds[2] = z - r + (mz < 0 ? mz : 0) - pad;
+    bounds[3] = x + r + (mx > 0 ? mx : 0) + pad;
+    bounds[4] = y + r + (my > 0 ? my : 0) + pad;
+    bounds[5] = z + r + (mz > 0 ? mz : 0) + pad;
     query.count = 0;
     gridQueryBounds(staticGrid, query, bounds, 0);
-    gridQueryBounds(dynamicGrid, query, bounds, 0);
+    if (hasDynamic) gridQueryBounds(dynamicGrid, query, bounds, 0);
     if (query.count > 0) emitPairs(physics, eid);
   }
 }
