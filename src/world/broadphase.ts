@@ -38,9 +38,15 @@ function meanSize(physics: Physics, want: number): number {
   return n > 0 ? sum / n : 0;
 }
 
-/** Default cell size: twice the mean swept sphere size, else twice the mean box size, else 1. */
+/**
+ * Default cell size: three times the mean swept sphere size, else twice the mean box size, else 1.
+ * Static boxes are grown by the sphere margin, so sphere queries stay single-cell lookups at any
+ * cell size; larger cells mean fewer entries and a smaller table but more boxes per lookup. Measured
+ * on the arena (side by side, one process): against 2× it is ~10% slower at 10,000 spheres and about
+ * twice as fast at 100,000, where a 2× table no longer fits in cache.
+ */
 function chooseCellSize(physics: Physics): number {
-  let size = 2 * meanSize(physics, SPHERE);
+  let size = 3 * meanSize(physics, SPHERE);
   if (!(size > 0)) size = 2 * meanSize(physics, BOX);
   return size > 0 && size - size === 0 ? size : 1;
 }

@@ -14,7 +14,7 @@ export interface PhysicsOptions {
   capacity?: number;
   /**
    * Broadphase cell side in length units (> 0). Default: chosen at the first step from the shapes
-   * (twice the mean sphere swept diameter, or the mean box size when there are no spheres).
+   * (three times the mean sphere swept diameter, or twice the mean box size without spheres).
    */
   cellSize?: number;
   /** Swept (continuous) contacts over each tick's motion: no tunnelling. Default true. */
