@@ -150,13 +150,17 @@ export function gridAdd(
   grid: Grid, id: number,
   minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number,
 ): void {
+  setArgBounds(minX, minY, minZ, maxX, maxY, maxZ);
+  gridInsert(grid, id, argBounds, 0);
+}
+
+function setArgBounds(minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number): void {
   argBounds[0] = minX;
   argBounds[1] = minY;
   argBounds[2] = minZ;
   argBounds[3] = maxX;
   argBounds[4] = maxY;
   argBounds[5] = maxZ;
-  gridInsert(grid, id, argBounds, 0);
 }
 
 /**
@@ -386,12 +390,7 @@ export function gridQuery(
   grid: Grid, out: QueryOut,
   minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number,
 ): void {
-  argBounds[0] = minX;
-  argBounds[1] = minY;
-  argBounds[2] = minZ;
-  argBounds[3] = maxX;
-  argBounds[4] = maxY;
-  argBounds[5] = maxZ;
+  setArgBounds(minX, minY, minZ, maxX, maxY, maxZ);
   gridQueryBounds(grid, out, argBounds, 0);
 }
 

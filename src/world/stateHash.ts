@@ -23,8 +23,10 @@ function mixInt(v: number): void {
   h2 = (h2 + h1) | 0;
 }
 
-function mixFloat(v: number): void {
-  f64[0] = v === 0 ? 0 : v; // -0 and +0 hash alike
+/** Mixes the float64 `a[i]` by its bit pattern (−0 and +0 alike). Reads the array, so no boxing. */
+function mixFloat(a: ArrayLike<number>, i: number): void {
+  f64[0] = a[i];
+  if (f64[0] === 0) f64[0] = 0;
   mixInt(u32[0]);
   mixInt(u32[1]);
 }
@@ -49,23 +51,23 @@ export function hashPhysicsState(physics: Physics): string {
     if ((f & (SPHERE | BOX)) === 0) continue;
     mixInt(eid);
     mixInt(f);
-    mixFloat(p.x[eid]);
-    mixFloat(p.y[eid]);
-    mixFloat(p.z[eid]);
+    mixFloat(p.x, eid);
+    mixFloat(p.y, eid);
+    mixFloat(p.z, eid);
     if ((f & MOVING) !== 0) {
-      mixFloat(v.x[eid]);
-      mixFloat(v.y[eid]);
-      mixFloat(v.z[eid]);
+      mixFloat(v.x, eid);
+      mixFloat(v.y, eid);
+      mixFloat(v.z, eid);
     }
-    if ((f & SPHERE) !== 0) mixFloat(s.radius[eid]);
+    if ((f & SPHERE) !== 0) mixFloat(s.radius, eid);
     else {
-      mixFloat(b.hx[eid]);
-      mixFloat(b.hy[eid]);
-      mixFloat(b.hz[eid]);
-      mixFloat(b.qx[eid]);
-      mixFloat(b.qy[eid]);
-      mixFloat(b.qz[eid]);
-      mixFloat(b.qw[eid]);
+      mixFloat(b.hx, eid);
+      mixFloat(b.hy, eid);
+      mixFloat(b.hz, eid);
+      mixFloat(b.qx, eid);
+      mixFloat(b.qy, eid);
+      mixFloat(b.qz, eid);
+      mixFloat(b.qw, eid);
     }
   }
   const c = physics.contacts;
@@ -73,14 +75,14 @@ export function hashPhysicsState(physics: Physics): string {
   for (let i = 0; i < c.count; i++) {
     mixInt(c.a[i]);
     mixInt(c.b[i]);
-    mixFloat(c.nx[i]);
-    mixFloat(c.ny[i]);
-    mixFloat(c.nz[i]);
-    mixFloat(c.depth[i]);
-    mixFloat(c.px[i]);
-    mixFloat(c.py[i]);
-    mixFloat(c.pz[i]);
-    mixFloat(c.toi[i]);
+    mixFloat(c.nx, i);
+    mixFloat(c.ny, i);
+    mixFloat(c.nz, i);
+    mixFloat(c.depth, i);
+    mixFloat(c.px, i);
+    mixFloat(c.py, i);
+    mixFloat(c.pz, i);
+    mixFloat(c.toi, i);
     mixInt(c.flags[i]);
   }
   return finish(h1) + finish(h2 ^ h1);
