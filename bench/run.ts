@@ -1,0 +1,148 @@
+/**
+ * `npm run bench [-- options]`: the arena benchmark of ours against Rapier, cannon-es and brute
+ * force, the swept-query comparison and the geometry micro benchmarks.
+ *
+ *   --sizes 1000,10000,100000   sphere counts (boxes = N / 10)
+ *   --quick                     smoke run: sizes 1000,10000, short timings (outputs get a .quick suffix)
+ *   --json                      print the results as JSON on stdout (progress stays on stderr)
+ *   --micro                     only the geometry micro benchmarks (outputs get a .micro suffix)
+ *   --no-micro, --no-swept      leave those parts out
+ *   --seed S                    arena seed (default 1)
+ *
+ * Per size, every implementation runs in its own worker process (this script again with --worker and
+ * --no-liftoff, so Rapier's WASM is compiled by the optimising tier from the start), driven one at a
+ * time for verification, warm-up and interleaved timing (bench/child.ts). Then each implementation
+ * runs alone in a fresh process (--expose-gc) for its memory per body and the bytes allocated per
+ * steady tick (bench/isolated.ts), and the swept queries run in a fresh process (bench/swept.ts).
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { arenaSpec } from '../examples/scenes/arena.js';
+import { writeChart } from './chart.js';
+import { IMPLS, SKIP_MS, runSize, runWorker, type ImplId, type SizeResult, type WorkerOptions } from './child.js';
+import { runIsolated, type IsolatedOptions, type IsolatedResult } from './isolated.js';
+import { runMicro, type MicroResult } from './micro.js';
+import { initRapier } from './peers/rapier.js';
+import { printReport, writeCsv, type BenchReport } from './report.js';
+import { runSwept, type SweptResult } from './swept.js';
+
+const argv = process.argv.slice(2);
+const flag = (name: string) => argv.includes(name);
+const value = (name: string) => {
+  const i = argv.indexOf(name);
+  return i >= 0 ? argv[i + 1] : undefined;
+};
+const log = (s: string) => process.stderr.write(`${s}\n`);
+const script = fileURLToPath(import.meta.url);
+
+interface SweptOptions { size: number; seed: number; quick: boolean }
+
+/** Node flags of the memory/allocation processes (see isolated.ts). */
+const ISOLATED_FLAGS = ['--expose-gc', '--no-flush-bytecode', '--single-threaded-gc', '--min-semi-space-size=64', '--max-semi-space-size=64'];
+
+/** Scaling exponents used to predict a tick's time from the previous size (brute force is N·M). */
+const EXPONENT: Record<string, number> = { 'brute-force': 2, 'cannon-es': 5 / 3 };
+
+/** Runs this script in a child process in `mode`; its last stdout line is the JSON result. */
+function runChild<T>(mode: '--isolated' | '--swept', nodeFlags: string[], opts: IsolatedOptions | SweptOptions): Promise<T> {
+  const args = [...process.execArgv, ...nodeFlags, script, mode, JSON.stringify(opts)];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const line = out.trim().split('\n').pop() ?? '';
+      if (code !== 0 || !line.startsWith('{')) reject(new Error(`${mode} N = ${opts.size}: child exited with ${code}`));
+      else resolve(JSON.parse(line) as T);
+    });
+  });
+}
+
+/** Implementations to skip at `size` without building them, from the previous size's results. */
+function predictSkips(prev: SizeResult | undefined, size: number): Record<string, string> {
+  const skip: Record<string, string> = {};
+  if (!prev) return skip;
+  for (const id of IMPLS) {
+    const r = prev.impls[id];
+    if (!r) continue;
+    if (r.status === 'skipped') {
+      skip[id] = `skipped at N = ${prev.size.toLocaleString('en-US')} already`;
+      continue;
+    }
+    const predicted = r.msPerTick! * (size / prev.size) ** (EXPONENT[id] ?? 1);
+    // Brute force scales exactly with N·M; the others are measured unless clearly over the limit.
+    if (predicted > SKIP_MS * (id === 'brute-force' ? 1 : 5)) {
+      skip[id] = `predicted ${(predicted / 1000).toFixed(0)} s per tick (> ${SKIP_MS / 1000} s) from ${r.msPerTick!.toFixed(0)} ms at N = ${prev.size.toLocaleString('en-US')}`;
+    }
+  }
+  return skip;
+}
+
+async function main(): Promise<void> {
+  const quick = flag('--quick');
+  const seed = Number(value('--seed') ?? 1);
+  const sizes = (value('--sizes') ?? (quick ? '1000,10000' : '1000,10000,100000')).split(',').map((s) => Number(s.replace(/_/g, '')));
+  const started = new Date();
+  const results: SizeResult[] = [];
+  if (!flag('--micro')) {
+    for (const size of sizes) {
+      log(`\n== N = ${size.toLocaleString('en-US')} spheres ==`);
+      const result = await runSize({ size, seed, quick, skip: predictSkips(results[results.length - 1], size) }, script);
+      for (const [id, r] of Object.entries(result.impls)) {
+        if (r.status !== 'ok') continue;
+        log(`  ${id}: memory and allocation, alone in a fresh process`);
+        Object.assign(r, await runChild<IsolatedResult>('--isolated', ISOLATED_FLAGS, { impl: id as ImplId, size, seed, quick }));
+      }
+      if (!flag('--no-swept')) {
+        log('  swept queries, in a fresh process');
+        result.swept = await runChild<SweptResult>('--swept', ['--no-liftoff'], { size, seed, quick });
+      }
+      results.push(result);
+    }
+  }
+  let micro: { results: MicroResult[]; sink: number } | undefined;
+  if (!flag('--no-micro')) {
+    log('\n== micro benchmarks ==');
+    micro = await runMicro(quick, log);
+  }
+  const report: BenchReport = {
+    host: os.hostname(),
+    date: started.toISOString(),
+    node: process.version,
+    cpu: `${os.cpus()[0]?.model ?? '?'} × ${os.cpus().length}`,
+    quick,
+    seed,
+    sizes: results,
+    micro: micro?.results ?? [],
+    microSink: micro?.sink ?? 0,
+  };
+  const dir = fileURLToPath(new URL('./results/', import.meta.url));
+  mkdirSync(dir, { recursive: true });
+  // Smoke runs and micro-only runs do not overwrite the full results.
+  const suffix = `${quick ? '.quick' : ''}${flag('--micro') ? '.micro' : ''}`;
+  const csv = writeCsv(report, `${dir}${report.host}${suffix}.csv`);
+  const svg = results.length > 0 ? writeChart(report, `${dir}chart${suffix}.svg`) : undefined;
+  if (flag('--json')) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  else printReport(report, (s) => process.stdout.write(`${s}\n`));
+  log(`\nwrote ${csv}${svg ? ` and ${svg}` : ''}`);
+}
+
+if (flag('--worker')) {
+  // Stays alive, serving the parent over IPC (bench/child.ts).
+  await runWorker(JSON.parse(value('--worker')!) as WorkerOptions);
+} else if (flag('--swept')) {
+  const o = JSON.parse(value('--swept')!) as SweptOptions;
+  await initRapier();
+  const result = runSwept(arenaSpec({ spheres: o.size, seed: o.seed }), o.quick ? 3 : 7, o.quick ? 60 : 200, log);
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+  process.exit(0);
+} else if (flag('--isolated')) {
+  const result = await runIsolated(JSON.parse(value('--isolated')!) as IsolatedOptions);
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+  process.exit(0);
+} else {
+  await main();
+}
