@@ -55,8 +55,6 @@ export interface Grid {
   /** Per item slot: the last query that saw it. */
   stamp: Uint32Array;
   stampValue: number;
-  /** Build scratch: the last item written to each bucket. */
-  lastItem: Int32Array;
 }
 
 /** Creates an empty grid whose level-0 cells have side `cellSize` (length units, > 0). */
@@ -77,7 +75,6 @@ export function gridCreate(cellSize: number, capacity = 64): Grid {
     cellItems: new Int32Array(n),
     stamp: new Uint32Array(n),
     stampValue: 0,
-    lastItem: new Int32Array(1),
   };
   gridSetCellSize(grid, cellSize);
   return grid;
@@ -207,7 +204,7 @@ function bucketItem(grid: Grid, i: number, fill: boolean): void {
   const z0 = cellOf(b[6 * i + 2] - m, inv), z1 = cellOf(b[6 * i + 5] + m, inv);
   const mask = grid.tableMask;
   const start = grid.cellStart;
-  const last = grid.lastItem;
+  const last = lastItem;
   for (let x = x0; x <= x1; x++) {
     for (let y = y0; y <= y1; y++) {
       for (let z = z0; z <= z1; z++) {
@@ -224,20 +221,24 @@ function bucketItem(grid: Grid, i: number, fill: boolean): void {
   }
 }
 
+/**
+ * Build scratch shared by every grid (builds never interleave): the last item written to each
+ * bucket, so that an item whose cells share a bucket is stored there once.
+ */
+let lastItem = new Int32Array(16);
+
 /** Buckets the items added since `gridClear` (counting sort into the CSR table). */
 export function gridBuild(grid: Grid): void {
   let size = 16;
   while (size < grid.entries) size *= 2;
-  if (grid.cellStart.length < size + 1) {
-    grid.cellStart = new Int32Array(size + 1);
-    grid.lastItem = new Int32Array(size);
-  }
+  if (grid.cellStart.length < size + 1) grid.cellStart = new Int32Array(size + 1);
   if (grid.cellItems.length < grid.entries) grid.cellItems = new Int32Array(Math.max(grid.entries, grid.cellItems.length * 2));
+  if (lastItem.length < size) lastItem = new Int32Array(size);
   grid.tableMask = size - 1;
   const start = grid.cellStart;
   start.fill(0, 0, size + 1);
   const n = grid.count;
-  grid.lastItem.fill(-1, 0, size);
+  lastItem.fill(-1, 0, size);
   for (let i = 0; i < n; i++) bucketItem(grid, i, false);
   // Prefix sums give each bucket's end; the fill pass decrements to its start.
   let sum = 0;
@@ -246,7 +247,7 @@ export function gridBuild(grid: Grid): void {
     start[h] = sum;
   }
   start[size] = sum;
-  grid.lastItem.fill(-1, 0, size);
+  lastItem.fill(-1, 0, size);
   for (let i = n - 1; i >= 0; i--) bucketItem(grid, i, true);
 }
 
