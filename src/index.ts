@@ -51,6 +51,8 @@ export {
   setRotation,
 } from './world/bodiesApi.js';
 export { hashPhysicsState } from './world/stateHash.js';
+export type { SnapshotOptions } from './world/snapshot.js';
+export { snapshotSize, saveSnapshot, restoreSnapshot, SnapshotMismatchError } from './world/snapshot.js';
 export type { FixedStepper } from './world/fixedStep.js';
 export { createFixedStepper, fixedStepAdvance } from './world/fixedStep.js';
 

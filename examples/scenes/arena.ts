@@ -23,11 +23,25 @@ export interface ArenaSpec {
   boxes: { position: [number, number, number]; halfExtents: [number, number, number]; rotation: [number, number, number, number] }[];
 }
 
+/**
+ * Cube root by Newton's method in plain arithmetic (x >= 1), so the arena's size is bit-identical
+ * in every JavaScript engine (Math.cbrt is implementation-approximated by the spec).
+ */
+export function cubeRoot(x: number): number {
+  let r = x > 1 ? x / 3 + 1 : 1;
+  for (let i = 0; i < 200; i++) {
+    const next = (2 * r + x / (r * r)) / 3;
+    if (next >= r) break;
+    r = next;
+  }
+  return r;
+}
+
 export function arenaSpec(options: ArenaOptions): ArenaSpec {
   const n = options.spheres;
   const m = options.boxes ?? Math.floor(n / 10);
   const rng = createRng(options.seed ?? 1);
-  const size = 4 * Math.cbrt(Math.max(n, 1));
+  const size = 4 * cubeRoot(Math.max(n, 1));
   const spheres: ArenaSpec['spheres'] = [];
   const boxes: ArenaSpec['boxes'] = [];
   for (let i = 0; i < m; i++) {

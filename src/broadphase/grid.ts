@@ -83,7 +83,11 @@ export function gridCreate(cellSize: number, capacity = 64): Grid {
 /** Sets the level-0 cell side (length units, > 0). Takes effect at the next `gridBuild`. */
 export function gridSetCellSize(grid: Grid, cellSize: number): void {
   grid.cellSize = cellSize;
-  for (let k = 0; k < HUGE_LEVEL; k++) grid.levelInv[k] = 1 / (cellSize * 4 ** k);
+  let side = cellSize;
+  for (let k = 0; k < HUGE_LEVEL; k++) {
+    grid.levelInv[k] = 1 / side;
+    side *= 4; // exact: a power of two
+  }
 }
 
 /**

@@ -35,7 +35,11 @@ export interface SphereOptions extends BodyOptions {
 export interface BoxOptions extends BodyOptions {
   /** Half extents >= 0 along the box's local axes, length units. */
   halfExtents: Vec3Like;
-  /** Unit quaternion local → world; default identity (axis-aligned). Normalised when stored. */
+  /**
+   * Unit quaternion local → world; default identity (axis-aligned). Stored as given (a non-unit one
+   * is normalised where it is used), so writing the same numbers into the Box component directly
+   * gives bit-identical results.
+   */
   rotation?: QuatLike;
 }
 
@@ -72,8 +76,6 @@ function readQuat(who: string, q: QuatLike): void {
     n2 += c * c;
   }
   if (!(n2 > 1e-12)) throw new PhysicsInputError(-1, `${who}: rotation`, 'quaternion has length 0 (identity is [0, 0, 0, 1])');
-  const inv = 1 / Math.sqrt(n2);
-  for (let i = 0; i < 4; i++) tmp[i] *= inv;
 }
 
 function addBody(physics: Physics, who: string, o: BodyOptions, shape: object): number {
@@ -189,7 +191,7 @@ export function setHalfExtents(physics: Physics, eid: number, hx: number, hy: nu
   physics.internal.staticDirty = true;
 }
 
-/** Sets a box's rotation (validated, non-zero; stored normalised) and re-buckets static boxes. */
+/** Sets a box's rotation (validated: finite, non-zero; stored as given) and re-buckets static boxes. */
 export function setRotation(physics: Physics, eid: number, q: QuatLike): void {
   checkBody(physics, eid, 'Box.rotation');
   try {

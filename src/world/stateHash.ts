@@ -1,14 +1,15 @@
 /**
  * A 64-bit hash of the physics state, for desync detection between a server and its clients.
- * Covers, in ascending entity id: the body kind flags, position, velocity (moving bodies), radius or
- * half extents and rotation; then every contact of the last tick (pair, normal, depth, point, toi,
- * flags). Values are hashed by their exact float64 bit patterns, so equal hashes mean bit-identical
+ * Covers the tick counter; in ascending entity id: the body kind flags, position, velocity (moving
+ * bodies), radius or half extents and rotation, collision group and mask (bodies with a
+ * CollisionFilter); then every contact of the last tick (pair, normal, depth, point, toi, flags,
+ * which also reflect the previous tick's pairs through BEGAN/PERSISTING). Values are hashed by their exact float64 bit patterns, so equal hashes mean bit-identical
  * state (up to hash collisions). Deterministic across runs, machines and JS engines.
  * @module
  */
 import { BodyFlags, type Physics } from './types.js';
 
-const { SPHERE, BOX, MOVING, SENSOR } = BodyFlags;
+const { SPHERE, BOX, MOVING, SENSOR, FILTER } = BodyFlags;
 const f64 = new Float64Array(1);
 const u32 = new Uint32Array(f64.buffer);
 
@@ -43,11 +44,12 @@ function finish(h: number): string {
 /** Returns the state hash as 16 hex digits. Allocates only the returned string. */
 export function hashPhysicsState(physics: Physics): string {
   const { flags, maxEid } = physics.internal;
-  const { Position: p, Velocity: v, Sphere: s, Box: b } = physics.components;
+  const { Position: p, Velocity: v, Sphere: s, Box: b, CollisionFilter: filter } = physics.components;
   h1 = 0x12345678;
   h2 = 0x9abcdef0;
+  mixInt(physics.tick);
   for (let eid = 1; eid <= maxEid; eid++) {
-    const f = flags[eid] & (SPHERE | BOX | MOVING | SENSOR);
+    const f = flags[eid] & (SPHERE | BOX | MOVING | SENSOR | FILTER);
     if ((f & (SPHERE | BOX)) === 0) continue;
     mixInt(eid);
     mixInt(f);
@@ -58,6 +60,10 @@ export function hashPhysicsState(physics: Physics): string {
       mixFloat(v.x, eid);
       mixFloat(v.y, eid);
       mixFloat(v.z, eid);
+    }
+    if ((f & FILTER) !== 0) {
+      mixInt(filter.group[eid]);
+      mixInt(filter.mask[eid]);
     }
     if ((f & SPHERE) !== 0) mixFloat(s.radius, eid);
     else {

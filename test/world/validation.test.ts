@@ -88,12 +88,21 @@ describe('helpers validate at set time', () => {
     expectError(() => setPosition(physics, 99, 0, 0, 0), 99, 'Position', /not a body/);
   });
 
-  it('setRotation stores the quaternion normalised', () => {
+  it('setRotation stores the quaternion as given (normalised where used), like a direct write', () => {
     const { physics } = setup();
     const b = addBox(physics, { position: [0, 0, 0], halfExtents: [1, 1, 1] });
-    setRotation(physics, b, [0, 0, 2, 2]);
+    const q: [number, number, number, number] = [0, 0, 2 * Math.sin(Math.PI / 8), 2 * Math.cos(Math.PI / 8)]; // 45° about z, length 2
+    setRotation(physics, b, q);
     const B = physics.components.Box;
-    expect([B.qx[b], B.qy[b], B.qz[b], B.qw[b]]).toEqual([0, 0, 2 / Math.sqrt(8), 2 / Math.sqrt(8)]);
+    expect([B.qx[b], B.qy[b], B.qz[b], B.qw[b]]).toEqual(q);
+    // Used as the unit quaternion: the box's vertical edge is at x = √2, so a sphere at √2 + 1
+    // touches it with radius 1 (a scaled rotation would put the edge elsewhere).
+    const s = addSphere(physics, { position: [Math.SQRT2 + 1, 0, 0], radius: 1 - 1e-9 });
+    step(physics);
+    expect(physics.contacts.count).toBe(0);
+    setRadius(physics, s, 1 + 1e-9);
+    step(physics);
+    expect(physics.contacts.count).toBe(1);
   });
 
   it('createPhysics rejects bad options, naming the option', () => {

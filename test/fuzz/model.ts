@@ -1,0 +1,222 @@
+/**
+ * The brute-force model of the world pipeline used by the fuzz tests: its own copy of every body,
+ * every pair tested with the public geometry functions, its own integration; and the checks that
+ * compare a physics instance with it bit for bit. Semantics: see model.test.ts.
+ */
+import { hasComponent, type World } from 'bitecs';
+import {
+  castSphereBox, castSphereSphere, contactSphereBox, contactSphereSphere, ContactFlags,
+  type BoxShape, type CastResult, type ContactResult, type Physics, type SphereShape,
+} from '../../src/index.js';
+
+export type V3 = [number, number, number];
+export type Q4 = [number, number, number, number];
+
+export interface MBody {
+  kind: 'sphere' | 'box';
+  p: V3;
+  v: V3 | null;
+  r: number;
+  h: V3;
+  q: Q4;
+  sensor: boolean;
+  group: number;
+  mask: number;
+}
+
+export interface MContact {
+  a: number;
+  b: number;
+  n: V3;
+  depth: number;
+  p: V3;
+  toi: number;
+  flags: number;
+}
+
+/** addBox / setRotation store the quaternion as given (normalised only where it is used). */
+export function storeQuat(q: Q4): Q4 {
+  return [q[0], q[1], q[2], q[3]];
+}
+
+/** The rotation used by the narrowphase: the stored one, normalised again unless |q|² is exactly 1. */
+export function useQuat(q: Q4): Q4 {
+  const n2 = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
+  if (n2 === 1) return q;
+  const inv = 1 / Math.sqrt(n2);
+  return [q[0] * inv, q[1] * inv, q[2] * inv, q[3] * inv];
+}
+
+const contact: ContactResult = { normal: { x: 0, y: 0, z: 0 }, depth: 0, point: { x: 0, y: 0, z: 0 } };
+const cast: CastResult = { toi: 0, normal: { x: 0, y: 0, z: 0 }, point: { x: 0, y: 0, z: 0 } };
+
+export class Model {
+  bodies = new Map<number, MBody>();
+  previous: string[] = [];
+  removed = new Set<number>();
+  contacts: MContact[] = [];
+  began: string[] = [];
+  ended: string[] = [];
+  constructor(readonly dt: number, readonly continuous: boolean) {}
+
+  motion(b: MBody): V3 {
+    if (b.v === null || !this.continuous) return [0, 0, 0];
+    return [b.v[0] * this.dt, b.v[1] * this.dt, b.v[2] * this.dt];
+  }
+
+  step(): void {
+    const ids = [...this.bodies.keys()].sort((x, y) => x - y);
+    const prevSet = new Set(this.previous.filter((k) => {
+      const [a, b] = k.split('-').map(Number);
+      return !this.removed.has(a) && !this.removed.has(b);
+    }));
+    const prevList = this.previous.filter((k) => prevSet.has(k));
+    this.removed.clear();
+    const out: MContact[] = [];
+    for (const a of ids) {
+      const A = this.bodies.get(a)!;
+      if (A.kind !== 'sphere') continue;
+      for (const b of ids) {
+        if (b === a) continue;
+        const B = this.bodies.get(b)!;
+        if (B.kind === 'sphere' && b < a) continue;
+        if ((A.group & B.mask) === 0 || (B.group & A.mask) === 0) continue;
+        const mA = this.motion(A);
+        const mB = this.motion(B);
+        const movingA = mA[0] !== 0 || mA[1] !== 0 || mA[2] !== 0;
+        const movingB = mB[0] !== 0 || mB[1] !== 0 || mB[2] !== 0;
+        const m = { x: mA[0] - mB[0], y: mA[1] - mB[1], z: mA[2] - mB[2] };
+        const moving = (movingA || movingB) && (m.x !== 0 || m.y !== 0 || m.z !== 0);
+        const sa: SphereShape = { center: { x: A.p[0], y: A.p[1], z: A.p[2] }, radius: A.r };
+        let hit = 0; // 1 contact, 2 cast
+        if (B.kind === 'sphere') {
+          const sb: SphereShape = { center: { x: B.p[0], y: B.p[1], z: B.p[2] }, radius: B.r };
+          if (contactSphereSphere(sa, sb, contact)) hit = 1;
+          else if (moving && castSphereSphere(sa, m, sb, cast)) hit = 2;
+        } else {
+          const q = useQuat(B.q);
+          const box: BoxShape = {
+            center: { x: B.p[0], y: B.p[1], z: B.p[2] },
+            halfExtents: { x: B.h[0], y: B.h[1], z: B.h[2] },
+            rotation: { x: q[0], y: q[1], z: q[2], w: q[3] },
+          };
+          if (contactSphereBox(sa, box, contact)) hit = 1;
+          else if (moving && castSphereBox(sa, m, box, cast)) hit = 2;
+        }
+        if (hit === 0) continue;
+        const r = hit === 2 ? cast : contact;
+        const t = hit === 2 ? cast.toi : 0;
+        out.push({
+          a, b,
+          n: [r.normal.x, r.normal.y, r.normal.z],
+          depth: hit === 2 ? 0 : contact.depth,
+          p: [r.point.x + t * mB[0], r.point.y + t * mB[1], r.point.z + t * mB[2]],
+          toi: t,
+          flags: (A.sensor || B.sensor ? ContactFlags.SENSOR : 0) | (prevSet.has(`${a}-${b}`) ? ContactFlags.PERSISTING : ContactFlags.BEGAN),
+        });
+      }
+    }
+    out.sort((x, y) => x.a - y.a || x.b - y.b);
+    const now = new Set(out.map((c) => `${c.a}-${c.b}`));
+    this.contacts = out;
+    this.began = out.filter((c) => (c.flags & ContactFlags.BEGAN) !== 0).map((c) => `${c.a}-${c.b}`);
+    this.ended = prevList.filter((k) => !now.has(k));
+    this.previous = out.map((c) => `${c.a}-${c.b}`);
+    for (const b of this.bodies.values()) {
+      if (b.v === null) continue;
+      b.p = [b.p[0] + b.v[0] * this.dt, b.p[1] + b.v[1] * this.dt, b.p[2] + b.v[2] * this.dt];
+    }
+  }
+
+  /** Expected Contact component data per touching entity (primary chosen in float64). */
+  contactData(): Map<number, { other: number; n: V3; depth: number; toi: number; p: V3; count: number }> {
+    const best = new Map<number, { c: MContact; other: number; sign: number; count: number }>();
+    const offer = (e: number, other: number, c: MContact, sign: number) => {
+      const cur = best.get(e);
+      if (cur !== undefined) {
+        cur.count = Math.min(cur.count + 1, 0xffff);
+        if (c.toi > cur.c.toi || (c.toi === cur.c.toi && c.depth <= cur.c.depth)) return;
+        cur.c = c;
+        cur.other = other;
+        cur.sign = sign;
+        return;
+      }
+      best.set(e, { c, other, sign, count: 1 });
+    };
+    for (const c of this.contacts) {
+      offer(c.a, c.b, c, 1);
+      offer(c.b, c.a, c, -1);
+    }
+    const m = new Map<number, { other: number; n: V3; depth: number; toi: number; p: V3; count: number }>();
+    for (const [e, { c, other, sign, count }] of best) {
+      const n: V3 = [Math.fround(sign * c.n[0]), Math.fround(sign * c.n[1]), Math.fround(sign * c.n[2])];
+      m.set(e, { other, n, depth: Math.fround(c.depth), toi: Math.fround(c.toi), p: c.p, count });
+    }
+    return m;
+  }
+}
+
+export interface Sut {
+  world: World;
+  physics: Physics;
+  model: Model;
+  buffer: Uint8Array;
+}
+
+export function fail(msg: string, s: Sut): never {
+  throw new Error(`${msg} (tick ${s.physics.tick}, ${s.model.bodies.size} bodies)`);
+}
+
+export const fmt = (c: MContact) => `${c.a}-${c.b} n=(${c.n.join(', ')}) depth=${c.depth} p=(${c.p.join(', ')}) toi=${c.toi} flags=${c.flags}`;
+
+export function check(s: Sut): void {
+  const { physics, model, world } = s;
+  const l = physics.contacts;
+  const got: MContact[] = [];
+  for (let i = 0; i < l.count; i++) {
+    got.push({ a: l.a[i], b: l.b[i], n: [l.nx[i], l.ny[i], l.nz[i]], depth: l.depth[i], p: [l.px[i], l.py[i], l.pz[i]], toi: l.toi[i], flags: l.flags[i] });
+  }
+  const want = model.contacts;
+  const g = got.map(fmt);
+  const w = want.map(fmt);
+  if (g.join('\n') !== w.join('\n')) {
+    const missing = w.filter((x) => !g.includes(x));
+    const extra = g.filter((x) => !w.includes(x));
+    fail(`contacts differ from the brute-force model:\n missing: ${missing.join('\n   ')}\n extra:   ${extra.join('\n   ')}`, s);
+  }
+  const pairs = (p: { count: number; a: Uint32Array; b: Uint32Array }) => Array.from({ length: p.count }, (_, i) => `${p.a[i]}-${p.b[i]}`).join(' ');
+  if (pairs(physics.began) !== model.began.join(' ')) fail(`began ${pairs(physics.began)} != model ${model.began.join(' ')}`, s);
+  if (pairs(physics.ended) !== model.ended.join(' ')) fail(`ended ${pairs(physics.ended)} != model ${model.ended.join(' ')}`, s);
+  const P = physics.components.Position;
+  const C = physics.components.Contact;
+  const data = model.contactData();
+  for (const [e, b] of model.bodies) {
+    if (!Object.is(P.x[e], b.p[0]) || !Object.is(P.y[e], b.p[1]) || !Object.is(P.z[e], b.p[2])) {
+      fail(`position of ${e} is (${P.x[e]}, ${P.y[e]}, ${P.z[e]}), model (${b.p.join(', ')})`, s);
+    }
+    const d = data.get(e);
+    const has = hasComponent(world, e, C);
+    if (has !== (d !== undefined)) fail(`entity ${e}: Contact component ${has ? 'present' : 'absent'}, model says ${d ? 'touching' : 'not touching'}`, s);
+    if (d === undefined) continue;
+    const gotD = [C.other[e], C.count[e], C.nx[e], C.ny[e], C.nz[e], C.depth[e], C.toi[e], C.px[e], C.py[e], C.pz[e]].join(',');
+    const wantD = [d.other, d.count, ...d.n, d.depth, d.toi, ...d.p].join(',');
+    if (gotD !== wantD) fail(`entity ${e}: Contact data ${gotD}, model ${wantD}`, s);
+  }
+}
+
+/** The library's observable state (contacts, began/ended, positions, Contact presence and data) as a string. */
+export function libraryState(s: Sut): string {
+  const { physics, world, model } = s;
+  const l = physics.contacts;
+  const C = physics.components.Contact;
+  const P = physics.components.Position;
+  const parts: string[] = [`tick ${physics.tick}`];
+  for (let i = 0; i < l.count; i++) parts.push(`${l.a[i]}-${l.b[i]} ${l.nx[i]} ${l.ny[i]} ${l.nz[i]} ${l.depth[i]} ${l.px[i]} ${l.py[i]} ${l.pz[i]} ${l.toi[i]} ${l.flags[i]}`);
+  for (const list of [physics.began, physics.ended, physics.internal.previous]) {
+    parts.push(Array.from({ length: list.count }, (_, i) => `${list.a[i]}-${list.b[i]}`).join(' '));
+  }
+  for (const e of [...model.bodies.keys()].sort((a, b) => a - b)) {
+    parts.push(`${e}: ${P.x[e]} ${P.y[e]} ${P.z[e]} ${hasComponent(world, e, C) ? [C.other[e], C.count[e], C.nx[e], C.ny[e], C.nz[e], C.depth[e], C.toi[e], C.px[e], C.py[e], C.pz[e]].join(' ') : '-'}`);
+  }
+  return parts.join('\n');
+}
