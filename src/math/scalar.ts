@@ -3,11 +3,6 @@
  * (x, y, z, r in V[0..3]) and write lengths to V[4], so that no double is boxed by a call.
  */
 
-/** Clamps `v` into `[lo, hi]` (assumes `lo <= hi`). */
-export function clamp(v: number, lo: number, hi: number): number {
-  return v < lo ? lo : v > hi ? hi : v;
-}
-
 /** Scratch of the distance helpers: x, y, z, r, and the length result in V[4]. */
 export const V = new Float64Array(5);
 
