@@ -357,6 +357,40 @@ function visitBucket(grid: Grid, h: number, level: number, out: QueryOut): void 
 }
 
 /**
+ * The common case in one flat function (the per-sphere hot path): a grid with only level 0 and a
+ * query that, shrunk by the margin, lies in one cell. Returns false, having done nothing, for any
+ * other query (several cells, coordinates beyond the clamp range, NaN), which takes the general path.
+ */
+function querySingleCell(grid: Grid, out: QueryOut, src: ArrayLike<number>, o: number): boolean {
+  const m = grid.margin;
+  const inv = grid.levelInv[0];
+  const x0 = src[o], y0 = src[o + 1], z0 = src[o + 2], x1 = src[o + 3], y1 = src[o + 4], z1 = src[o + 5];
+  let ax = (x0 + m) * inv, bx = (x1 - m) * inv;
+  if (ax > bx) ax = bx = (x0 + (x1 - x0) * 0.5) * inv;
+  let ay = (y0 + m) * inv, by = (y1 - m) * inv;
+  if (ay > by) ay = by = (y0 + (y1 - y0) * 0.5) * inv;
+  let az = (z0 + m) * inv, bz = (z1 - m) * inv;
+  if (az > bz) az = bz = (z0 + (z1 - z0) * 0.5) * inv;
+  if (!(ax > -CELL_LIMIT && bx < CELL_LIMIT && ay > -CELL_LIMIT && by < CELL_LIMIT && az > -CELL_LIMIT && bz < CELL_LIMIT)) return false;
+  const cx = Math.floor(ax), cy = Math.floor(ay), cz = Math.floor(az);
+  if (Math.floor(bx) !== cx || Math.floor(by) !== cy || Math.floor(bz) !== cz) return false;
+  const h = hashCell(cx, cy, cz, 0, grid.tableMask);
+  const start = grid.cellStart;
+  const items = grid.cellItems;
+  const b = grid.bounds;
+  const ids = out.ids;
+  const end = start[h + 1];
+  let n = out.count;
+  for (let k = start[h]; k < end; k++) {
+    const i = items[k];
+    const q = 6 * i;
+    if (b[q] <= x1 && b[q + 3] >= x0 && b[q + 1] <= y1 && b[q + 4] >= y0 && b[q + 2] <= z1 && b[q + 5] >= z0) ids[n++] = grid.ids[i];
+  }
+  out.count = n;
+  return true;
+}
+
+/**
  * Visits the query's cells on one level (or scans the level when they are too many). The query's
  * bounds shrink by the margin (see `gridSetMargin`).
  */
@@ -406,8 +440,9 @@ export function gridQuery(
  */
 export function gridQueryBounds(grid: Grid, out: QueryOut, src: ArrayLike<number>, o: number): void {
   if (grid.count === 0) return;
-  for (let k = 0; k < 6; k++) Q[k] = src[o + k];
   reserveOut(out, grid.count);
+  if (grid.levelMask === 1 && querySingleCell(grid, out, src, o)) return;
+  for (let k = 0; k < 6; k++) Q[k] = src[o + k];
   let levels = grid.levelMask;
   while (levels !== 0) {
     const level = 31 - Math.clz32(levels & -levels);
