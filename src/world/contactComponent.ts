@@ -29,7 +29,17 @@ function offer(physics: Physics, eid: number, other: number, i: number, sign: nu
     const bestToi = list.toi[best];
     if (toi > bestToi || (toi === bestToi && list.depth[i] <= list.depth[best])) return;
   }
-  primary[eid] = i;
+  writePrimary(physics, eid, other, i, sign);
+}
+
+/**
+ * Makes contact `i` of the world list `eid`'s primary: its Contact data, with the normal negated
+ * (`sign` −1) when `eid` is the pair's b, so that it points toward `eid`.
+ */
+export function writePrimary(physics: Physics, eid: number, other: number, i: number, sign: number): void {
+  const C = physics.components.Contact;
+  const list = physics.contacts;
+  physics.internal.primary[eid] = i;
   C.other[eid] = other;
   C.nx[eid] = sign * list.nx[i];
   C.ny[eid] = sign * list.ny[i];

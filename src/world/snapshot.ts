@@ -43,7 +43,7 @@
  * @module
  */
 import { addComponent, entityExists, hasComponent, removeComponent } from 'bitecs';
-import { HAS_CONTACT } from './contactComponent.js';
+import { HAS_CONTACT, writePrimary } from './contactComponent.js';
 import { contactListReserve, idListPush, pairListPush } from './lists.js';
 import { BodyFlags, ContactFlags, type Physics } from './types.js';
 
@@ -697,7 +697,7 @@ function readContactComponent(physics: Physics, touchingCount: number, purgeCoun
   const { world } = physics;
   const C = physics.components.Contact;
   const list = physics.contacts;
-  const { flags, purgeList, purgeMark, primary } = internal;
+  const { flags, purgeList, purgeMark } = internal;
   ensureScratch(internal.capacity);
   const mark = markScratch;
   const kTouch = (tBase + oTouching) >>> 2;
@@ -737,17 +737,8 @@ function readContactComponent(physics: Physics, touchingCount: number, purgeCoun
     C.count[e] = u32[k + 1];
     if (ref !== NO_REF) {
       const a = list.a[ref];
-      const sign = a === e ? 1 : -1;
-      primary[e] = ref;
-      C.other[e] = sign > 0 ? list.b[ref] : a;
-      C.nx[e] = sign * list.nx[ref];
-      C.ny[e] = sign * list.ny[ref];
-      C.nz[e] = sign * list.nz[ref];
-      C.depth[e] = list.depth[ref];
-      C.toi[e] = list.toi[ref];
-      C.px[e] = list.px[ref];
-      C.py[e] = list.py[ref];
-      C.pz[e] = list.pz[ref];
+      if (a === e) writePrimary(physics, e, list.b[ref], ref, 1);
+      else writePrimary(physics, e, a, ref, -1);
     } else {
       C.other[e] = f64[j++];
       C.nx[e] = f64[j++];
