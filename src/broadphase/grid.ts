@@ -105,11 +105,6 @@ export function gridClear(grid: Grid): void {
   grid.levelMask = 0;
 }
 
-function cellOf(v: number, inv: number): number {
-  const c = Math.floor(v * inv);
-  return c < -CELL_LIMIT ? -CELL_LIMIT : c > CELL_LIMIT ? CELL_LIMIT : c;
-}
-
 function hashCell(ix: number, iy: number, iz: number, level: number, mask: number): number {
   return (Math.imul(ix, 0x8da6b343) ^ Math.imul(iy, 0xd8163841) ^ Math.imul(iz, 0xcb1ab31f) ^ Math.imul(level + 1, 0x165667b1)) & mask;
 }
@@ -119,8 +114,29 @@ function inflation(grid: Grid): number {
   return grid.margin * (1 + 1e-9);
 }
 
-function cellSpan(min: number, max: number, inv: number): number {
-  return cellOf(max, inv) - cellOf(min, inv) + 1;
+/** Scratch: item cell range on a level (x0, y0, z0, x1, y1, z1), written by `itemCells`. */
+const itemRange = new Int32Array(6);
+
+/**
+ * Writes to `itemRange` the cells that item slot `i`'s bounds, grown by the margin, cover on
+ * `level`, and returns how many (capped by the clamp). Reads the bounds from the grid so that no
+ * double is passed as an argument (no boxing when not inlined).
+ */
+function itemCells(grid: Grid, i: number, level: number): number {
+  const inv = grid.levelInv[level];
+  const b = grid.bounds;
+  const m = inflation(grid);
+  let cells = 1;
+  for (let a = 0; a < 3; a++) {
+    const lo = Math.floor((b[6 * i + a] - m) * inv);
+    const hi = Math.floor((b[6 * i + 3 + a] + m) * inv);
+    const c0 = lo < -CELL_LIMIT ? -CELL_LIMIT : lo > CELL_LIMIT ? CELL_LIMIT : lo;
+    const c1 = hi < -CELL_LIMIT ? -CELL_LIMIT : hi > CELL_LIMIT ? CELL_LIMIT : hi;
+    itemRange[a] = c0;
+    itemRange[a + 3] = c1;
+    cells *= c1 - c0 + 1;
+  }
+  return cells;
 }
 
 function growItems(grid: Grid): void {
@@ -174,14 +190,10 @@ export function gridInsert(grid: Grid, id: number, src: ArrayLike<number>, o: nu
   grid.ids[i] = id;
   const b = grid.bounds;
   for (let k = 0; k < 6; k++) b[6 * i + k] = src[o + k];
-  const minX = b[6 * i], minY = b[6 * i + 1], minZ = b[6 * i + 2];
-  const maxX = b[6 * i + 3], maxY = b[6 * i + 4], maxZ = b[6 * i + 5];
   let level = 0;
   let cells = 0;
-  const m = inflation(grid);
   for (; level <= MAX_LEVEL; level++) {
-    const inv = grid.levelInv[level];
-    cells = cellSpan(minX - m, maxX + m, inv) * cellSpan(minY - m, maxY + m, inv) * cellSpan(minZ - m, maxZ + m, inv);
+    cells = itemCells(grid, i, level);
     if (cells <= MAX_ITEM_CELLS) break;
   }
   if (!(cells <= MAX_ITEM_CELLS)) {
@@ -200,12 +212,9 @@ export function gridInsert(grid: Grid, id: number, src: ArrayLike<number>, o: nu
 function bucketItem(grid: Grid, i: number, fill: boolean): void {
   const level = grid.level[i];
   if (level === HUGE_LEVEL) return;
-  const inv = grid.levelInv[level];
-  const b = grid.bounds;
-  const m = inflation(grid);
-  const x0 = cellOf(b[6 * i] - m, inv), x1 = cellOf(b[6 * i + 3] + m, inv);
-  const y0 = cellOf(b[6 * i + 1] - m, inv), y1 = cellOf(b[6 * i + 4] + m, inv);
-  const z0 = cellOf(b[6 * i + 2] - m, inv), z1 = cellOf(b[6 * i + 5] + m, inv);
+  itemCells(grid, i, level);
+  const x0 = itemRange[0], y0 = itemRange[1], z0 = itemRange[2];
+  const x1 = itemRange[3], y1 = itemRange[4], z1 = itemRange[5];
   const mask = grid.tableMask;
   const start = grid.cellStart;
   const last = lastItem;

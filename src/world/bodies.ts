@@ -3,6 +3,7 @@
  * Frame: world; units: length units, seconds. Results go to module scratch (no allocation).
  * @module
  */
+import type { Vec3Store } from '../../components/index.js';
 import { PhysicsInputError } from './errors.js';
 import { BodyFlags, type Physics } from './types.js';
 
@@ -15,32 +16,34 @@ export const rotation = new Float64Array(4);
 
 /** Relative padding of bounds so that rounding never drops a touching pair. */
 export const BOUNDS_PAD = 1e-12;
-const PAD = BOUNDS_PAD;
 
 function bad(v: number): boolean {
   return !(v - v === 0);
 }
 
-function checkVec3(eid: number, name: string, x: number, y: number, z: number): void {
-  if (bad(x)) throw new PhysicsInputError(eid, `${name}.x`, `must be finite, got ${x}`);
-  if (bad(y)) throw new PhysicsInputError(eid, `${name}.y`, `must be finite, got ${y}`);
-  if (bad(z)) throw new PhysicsInputError(eid, `${name}.z`, `must be finite, got ${z}`);
+// The checks read the stores themselves: a number passed as an argument to a function that is not
+// inlined is boxed, and moving boxes are validated every tick.
+function checkVec3(eid: number, name: string, s: Vec3Store): void {
+  if (bad(s.x[eid])) throw new PhysicsInputError(eid, `${name}.x`, `must be finite, got ${s.x[eid]}`);
+  if (bad(s.y[eid])) throw new PhysicsInputError(eid, `${name}.y`, `must be finite, got ${s.y[eid]}`);
+  if (bad(s.z[eid])) throw new PhysicsInputError(eid, `${name}.z`, `must be finite, got ${s.z[eid]}`);
 }
 
-function checkExtent(eid: number, name: string, v: number): void {
+function checkExtent(eid: number, name: string, a: Float64Array): void {
+  const v = a[eid];
   if (!(v >= 0 && v !== Infinity)) throw new PhysicsInputError(eid, name, `must be a finite number >= 0, got ${v}`);
 }
 
 /** Throws `PhysicsInputError` naming the entity and field when a body's data is unusable. */
 export function validateBody(physics: Physics, eid: number, flags: number): void {
   const { Position: p, Velocity: v, Sphere: s, Box: b } = physics.components;
-  checkVec3(eid, 'Position', p.x[eid], p.y[eid], p.z[eid]);
-  if ((flags & MOVING) !== 0) checkVec3(eid, 'Velocity', v.x[eid], v.y[eid], v.z[eid]);
-  if ((flags & BodyFlags.SPHERE) !== 0) checkExtent(eid, 'Sphere.radius', s.radius[eid]);
+  checkVec3(eid, 'Position', p);
+  if ((flags & MOVING) !== 0) checkVec3(eid, 'Velocity', v);
+  if ((flags & BodyFlags.SPHERE) !== 0) checkExtent(eid, 'Sphere.radius', s.radius);
   if ((flags & BodyFlags.BOX) !== 0) {
-    checkExtent(eid, 'Box.hx', b.hx[eid]);
-    checkExtent(eid, 'Box.hy', b.hy[eid]);
-    checkExtent(eid, 'Box.hz', b.hz[eid]);
+    checkExtent(eid, 'Box.hx', b.hx);
+    checkExtent(eid, 'Box.hy', b.hy);
+    checkExtent(eid, 'Box.hz', b.hz);
     const qx = b.qx[eid], qy = b.qy[eid], qz = b.qz[eid], qw = b.qw[eid];
     const n2 = qx * qx + qy * qy + qz * qz + qw * qw;
     if (!(n2 > 1e-12 && n2 !== Infinity)) {
@@ -79,7 +82,7 @@ const W = new Float64Array(9);
  * W[6..8], padded outward relative to the magnitudes so that rounding never drops a touching pair.
  */
 function writeBounds(): void {
-  const pad = PAD * (1 + Math.abs(W[0]) + Math.abs(W[1]) + Math.abs(W[2]) + W[3] + W[4] + W[5] +
+  const pad = BOUNDS_PAD * (1 + Math.abs(W[0]) + Math.abs(W[1]) + Math.abs(W[2]) + W[3] + W[4] + W[5] +
     Math.abs(W[6]) + Math.abs(W[7]) + Math.abs(W[8]));
   for (let a = 0; a < 3; a++) {
     const m = W[6 + a];

@@ -12,11 +12,11 @@
  * Prints one JSON line.
  */
 import { PerformanceObserver } from 'node:perf_hooks';
-import { runBroadphase, runIntegrate, runNarrowphase } from '../../src/index.js';
+import { runBroadphase, runIntegrate, runNarrowphase, setVelocity } from '../../src/index.js';
 import { buildArena } from '../../examples/scenes/buildArena.js';
 
 const config = JSON.parse(process.argv[2] ?? '{}') as {
-  spheres?: number; contactComponent?: boolean; sphereSphere?: boolean; ticks?: number; warmup?: number; windows?: number;
+  spheres?: number; contactComponent?: boolean; sphereSphere?: boolean; movingBoxes?: boolean; ticks?: number; warmup?: number; windows?: number;
 };
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with --expose-gc');
@@ -34,6 +34,8 @@ const arena = buildArena({
   sphereSphere: config.sphereSphere ?? false,
   physics: { contactComponent: config.contactComponent ?? true },
 });
+// Moving boxes take the per-tick path of dynamic bodies (validation, swept bounds, dynamic grid).
+if (config.movingBoxes) for (const b of arena.boxIds) setVelocity(arena.physics, b, 0.5, -0.25, 0.125);
 const TICKS = config.ticks ?? 200;
 const WINDOWS = config.windows ?? 4;
 for (let i = 0; i < (config.warmup ?? 600); i++) arena.tick();

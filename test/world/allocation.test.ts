@@ -39,9 +39,11 @@ describe('allocation', () => {
   // Both children start at once (each is single-threaded).
   const withComponent = measure({ spheres: 1000 });
   const withoutComponent = measure({ spheres: 1000, contactComponent: false });
+  const movingBoxes = measure({ spheres: 1000, contactComponent: false, sphereSphere: true, movingBoxes: true });
   // Rejections are reported by the tests that await them, not as unhandled.
   withComponent.catch(() => undefined);
   withoutComponent.catch(() => undefined);
+  movingBoxes.catch(() => undefined);
 
   const f = (p: Phase) => `${p.bytesPerCall.toFixed(1)} B/call (GCs in window: ${p.gcsInBestWindow})`;
 
@@ -50,6 +52,13 @@ describe('allocation', () => {
     console.log(`[allocation] contactComponent: false: tick ${f(r.tick)}; broadphase ${f(r.broadphase)}; narrowphase ${f(r.narrowphase)}; integrate ${f(r.integrate)}; measurement overhead ${r.overheadBytes} B/window`);
     // The measurement is only valid when no GC ran inside the window (a GC would hide allocation).
     expect(r.tick.gcsInBestWindow, 'a GC ran inside every window: allocation exceeded the 128 MB young generation').toBe(0);
+    expect(r.tick.bytesPerCall).toBeLessThan(BOUND);
+  });
+
+  it(`moving boxes and sphere–sphere pairs (the dynamic grid, rebuilt every tick) allocate nothing: < ${BOUND} B/tick`, async () => {
+    const r = await movingBoxes;
+    console.log(`[allocation] moving boxes + sphere–sphere, contactComponent: false: tick ${f(r.tick)}; broadphase ${f(r.broadphase)}; narrowphase ${f(r.narrowphase)}`);
+    expect(r.tick.gcsInBestWindow).toBe(0);
     expect(r.tick.bytesPerCall).toBeLessThan(BOUND);
   });
 
