@@ -22,7 +22,7 @@ function addBounds(grid: Physics['internal']['staticGrid'], eid: number): void {
 /** Mean of the largest bounds side over the bodies with flag `want` (spheres: swept bounds). */
 function meanSize(physics: Physics, want: number): number {
   const { flags, maxEid } = physics.internal;
-    let sum = 0;
+  let sum = 0;
   let n = 0;
   for (let eid = 1; eid <= maxEid; eid++) {
     const f = flags[eid];

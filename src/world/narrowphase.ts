@@ -56,20 +56,13 @@ function loadBox(physics: Physics, eid: number): void {
   q.w = rotation[3];
 }
 
-/** Writes eid's displacement over the tick (velocity × dt, or 0) into `out`; true when non-zero. */
-function loadMotion(physics: Physics, eid: number, out: Vec3): boolean {
-  if ((physics.internal.flags[eid] & MOVING) === 0 || !physics.continuous) {
-    out.x = 0;
-    out.y = 0;
-    out.z = 0;
-    return false;
-  }
+/** Writes eid's displacement over the tick (velocity × dt; 0 when static or not continuous) into `out`. */
+function loadMotion(physics: Physics, eid: number, out: Vec3): void {
   const v = physics.components.Velocity;
-  const dt = physics.dt;
-  out.x = v.x[eid] * dt;
-  out.y = v.y[eid] * dt;
-  out.z = v.z[eid] * dt;
-  return out.x !== 0 || out.y !== 0 || out.z !== 0;
+  const dt = (physics.internal.flags[eid] & MOVING) === 0 || !physics.continuous ? 0 : physics.dt;
+  out.x = dt === 0 ? 0 : v.x[eid] * dt;
+  out.y = dt === 0 ? 0 : v.y[eid] * dt;
+  out.z = dt === 0 ? 0 : v.z[eid] * dt;
 }
 
 /** Appends the current `contact` (toi 0) or `cast` (toi > 0, point moved with b) to the list. */
@@ -94,12 +87,12 @@ function pushContact(physics: Physics, a: number, b: number, swept: boolean): vo
 
 function testPair(physics: Physics, a: number, b: number): void {
   loadSphere(physics, a, sphereA);
-  const movingA = loadMotion(physics, a, motion);
-  const movingB = loadMotion(physics, b, motionB);
+  loadMotion(physics, a, motion);
+  loadMotion(physics, b, motionB);
   motion.x -= motionB.x;
   motion.y -= motionB.y;
   motion.z -= motionB.z;
-  const moving = (movingA || movingB) && (motion.x !== 0 || motion.y !== 0 || motion.z !== 0);
+  const moving = motion.x !== 0 || motion.y !== 0 || motion.z !== 0;
   if ((physics.internal.flags[b] & SPHERE) !== 0) {
     loadSphere(physics, b, sphereB);
     if (contactSphereSphere(sphereA, sphereB, contact)) pushContact(physics, a, b, false);
