@@ -15,7 +15,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { arenaSpec, type ArenaSpec } from '../examples/scenes/arena.js';
+import { arenaSpec, type ArenaSpec } from '../src/scenes/arena.js';
 import { median, now, type Peer } from './common.js';
 import { createBruteForce } from './peers/bruteForce.js';
 import { createCannon } from './peers/cannon.js';

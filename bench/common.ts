@@ -2,7 +2,7 @@
  * Shared pieces of the benchmark: the peer interface, the arena's sphere motion (the same float64
  * arithmetic as `step` + `reflectInBounds`), statistics and heap helpers.
  */
-import type { ArenaSpec } from '../examples/scenes/arena.js';
+import type { ArenaSpec } from '../src/scenes/arena.js';
 
 /** One implementation of the arena tick. */
 export interface Peer {

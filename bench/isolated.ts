@@ -17,7 +17,7 @@
  */
 import { PerformanceObserver } from 'node:perf_hooks';
 import v8 from 'node:v8';
-import { arenaSpec, type ArenaSpec } from '../examples/scenes/arena.js';
+import { arenaSpec, type ArenaSpec } from '../src/scenes/arena.js';
 import { create, type ImplId } from './child.js';
 import { fullGc, median, now, type Peer } from './common.js';
 import { initRapier } from './peers/rapier.js';

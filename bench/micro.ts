@@ -12,7 +12,7 @@ import {
   castSphereBox, castSphereSphere, contactSphereBox, contactSphereSphere, overlapSphereBox, overlapSphereSphere,
   type BoxShape, type CastResult, type ContactResult, type SphereShape, type Vec3,
 } from '../src/index.js';
-import { createRng, randomQuat } from '../examples/scenes/prng.js';
+import { createRng, randomQuat } from '../src/scenes/prng.js';
 
 export interface MicroResult {
   fn: string;

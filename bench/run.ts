@@ -19,7 +19,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { arenaSpec } from '../examples/scenes/arena.js';
+import { arenaSpec } from '../src/scenes/arena.js';
 import { writeChart } from './chart.js';
 import { IMPLS, SKIP_MS, runSize, runWorker, type ImplId, type SizeResult, type WorkerOptions } from './child.js';
 import { runIsolated, type IsolatedOptions, type IsolatedResult } from './isolated.js';

@@ -15,7 +15,7 @@ import {
   castSphereBox, gridAdd, gridBuild, gridCreate, gridQuery, queryOutCreate,
   type BoxShape, type CastResult, type SphereShape,
 } from '../src/index.js';
-import type { ArenaSpec } from '../examples/scenes/arena.js';
+import type { ArenaSpec } from '../src/scenes/arena.js';
 import { gapSphereBox, median, now, quantile } from './common.js';
 
 export interface SweptResult {

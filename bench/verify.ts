@@ -7,7 +7,7 @@
  * Differences against the reference are explained with the signed sphere–box gap recomputed here
  * in float64 (independently of the library) at that pose.
  */
-import type { ArenaSpec } from '../examples/scenes/arena.js';
+import type { ArenaSpec } from '../src/scenes/arena.js';
 import { moveSpheres, sphereBoxGap, sphereState } from './common.js';
 
 /** Per pose k (index k), the sorted pair keys of one implementation (index 0 unused by peers). */

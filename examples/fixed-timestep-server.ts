@@ -22,8 +22,8 @@ import {
   hashPhysicsState,
   type FixedStepper,
 } from '../src/index.js';
-import { buildArena, type Arena } from './scenes/buildArena.js';
-import { createRng } from './scenes/prng.js';
+import { buildArena, type Arena } from '../src/scenes/buildArena.js';
+import { createRng } from '../src/scenes/prng.js';
 
 const TICK_RATE = 60;
 const SECONDS = 3;

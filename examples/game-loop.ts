@@ -25,7 +25,7 @@ import {
   hashPhysicsState,
   type Physics,
 } from '../src/index.js';
-import { createRng, type Rng } from './scenes/prng.js';
+import { createRng, type Rng } from '../src/scenes/prng.js';
 
 const DT = 1 / 60;
 const ROOM = 10; // the room is [-ROOM, ROOM]^3 inside its walls

@@ -14,8 +14,8 @@
  * Usage: npm run soak [-- --ticks N --seed S]   (node --expose-gc for exact heap figures)
  */
 import { createWorld } from 'bitecs';
-import { reflectInBounds } from '../examples/scenes/arena.js';
-import { createRng, randomQuat } from '../examples/scenes/prng.js';
+import { reflectInBounds } from '../src/scenes/arena.js';
+import { createRng, randomQuat } from '../src/scenes/prng.js';
 import {
   addBox, addSphere, createPhysics, hashPhysicsState, removeBody, restoreSnapshot, saveSnapshot, snapshotSize, step,
 } from '../src/index.js';

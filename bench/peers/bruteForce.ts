@@ -3,7 +3,7 @@
  * `contactSphereBox`. The oracle of the contact sets (O(N·M) per tick).
  */
 import { contactSphereBox, type BoxShape, type ContactResult, type SphereShape } from '../../src/index.js';
-import type { ArenaSpec } from '../../examples/scenes/arena.js';
+import type { ArenaSpec } from '../../src/scenes/arena.js';
 import { moveSpheres, sphereState, type Peer } from '../common.js';
 
 export function createBruteForce(spec: ArenaSpec): Peer {

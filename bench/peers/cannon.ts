@@ -10,7 +10,7 @@
  * so the SAP's first insertion sort is linear instead of quadratic (set-up only).
  */
 import * as CANNON from 'cannon-es';
-import type { ArenaSpec } from '../../examples/scenes/arena.js';
+import type { ArenaSpec } from '../../src/scenes/arena.js';
 import { moveSpheres, sphereState, type Peer } from '../common.js';
 
 type Tagged = CANNON.Body & { benchSphere: number; benchBox: number };

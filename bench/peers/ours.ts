@@ -4,7 +4,7 @@
  * Its contacts after tick k+1 are therefore those of the pose the peers reach after tick k
  * (`lag: 1`; the harness drops our first tick when comparing contact sets).
  */
-import { buildArena } from '../../examples/scenes/buildArena.js';
+import { buildArena } from '../../src/scenes/buildArena.js';
 import type { Peer } from '../common.js';
 
 /** Sum of the byte lengths of every distinct typed array reachable from `root`. */

@@ -9,7 +9,7 @@
  * `world.intersectionPairsWith` (outside the timing) to check the event count.
  */
 import RAPIER from '@dimforge/rapier3d-compat';
-import type { ArenaSpec } from '../../examples/scenes/arena.js';
+import type { ArenaSpec } from '../../src/scenes/arena.js';
 import { moveSpheres, sphereState, type Peer } from '../common.js';
 
 let ready: Promise<void> | undefined;

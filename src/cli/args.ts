@@ -47,7 +47,7 @@ Built-in arena (default): a seeded cube of moving spheres and fixed boxes (spher
   --seed S           PRNG seed, an integer in 0..4294967295 (default ${DEFAULTS.seed})
 
 Scene file:
-  --scene FILE       run the bodies of a JSON scene file (see examples/scenes/sceneFile.ts):
+  --scene FILE       run the bodies of a JSON scene file (see src/scenes/sceneFile.ts):
                      {"dt": 0.0166, "bodies": [{"id": 7, "shape": "sphere", "position": [x, y, z],
                       "radius": r, "velocity": [x, y, z]}, {"id": 9, "shape": "box", "position": [...],
                       "halfExtents": [x, y, z], "rotation": [x, y, z, w]}]}   (dt, velocity, rotation optional)

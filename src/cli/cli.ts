@@ -4,7 +4,7 @@
  * @module
  */
 import { PhysicsInputError } from '../index.js';
-import { SceneFileError } from '../../examples/scenes/sceneFile.js';
+import { SceneFileError } from '../scenes/sceneFile.js';
 import { parseArgs, USAGE, UsageError } from './args.js';
 import type { RunIO } from './output.js';
 import { runSimulation } from './run.js';

@@ -3,7 +3,7 @@
  * summary. Numbers in JSON are printed as JavaScript does (shortest round-trip), and -0 as 0.
  * @module
  */
-import type { SceneContact } from '../../examples/scenes/sceneFile.js';
+import type { SceneContact } from '../scenes/sceneFile.js';
 
 /** What a run measured. */
 export interface RunSummary {

@@ -8,18 +8,11 @@
  * @module
  */
 import { hashPhysicsState, PhysicsInputError, runBroadphase, runIntegrate, runNarrowphase, type Physics } from '../index.js';
-import { reflectInBounds } from '../../examples/scenes/arena.js';
-import { buildArena } from '../../examples/scenes/buildArena.js';
-import {
-  advanceScene,
-  buildScene,
-  detectScene,
-  loadSceneFile,
-  readSceneContacts,
-  SceneFileError,
-  type BuiltScene,
-  type SceneContact,
-} from '../../examples/scenes/sceneFile.js';
+import { reflectInBounds } from '../scenes/arena.js';
+import { buildArena } from '../scenes/buildArena.js';
+import { advanceScene, buildScene, detectScene, readSceneContacts, type BuiltScene } from '../scenes/buildScene.js';
+import { SceneFileError, type SceneContact } from '../scenes/sceneFile.js';
+import { loadSceneFile } from './sceneFile.js';
 import type { CliOptions } from './args.js';
 import { createBufferedWriter, formatSummaryLine, formatSummaryText, formatTickLine, type RunIO, type RunSummary } from './output.js';
 import { createProgress } from './progress.js';

@@ -1,7 +1,7 @@
 /** The default run (the built-in seeded arena) with small numbers: summary, hash, determinism. */
 import { describe, expect, it } from 'vitest';
 import { hashPhysicsState } from '../../src/index.js';
-import { buildArena } from '../../examples/scenes/buildArena.js';
+import { buildArena } from '../../src/scenes/buildArena.js';
 import { parseArgs } from '../../src/cli/args.js';
 import { runSimulation } from '../../src/cli/run.js';
 import { jsonLines, runChild, runInProcess } from './helpers.js';

@@ -3,7 +3,7 @@
  * names the problem (option; file, body index and id, field), never a stack trace.
  */
 import { describe, expect, it } from 'vitest';
-import { parseScene, SceneFileError } from '../../examples/scenes/sceneFile.js';
+import { parseScene, SceneFileError } from '../../src/scenes/sceneFile.js';
 import { parseArgs, UsageError } from '../../src/cli/args.js';
 import { runChild, runInProcess, tempFile, type Outcome } from './helpers.js';
 

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { buildScene, parseScene, stepScene, type SceneContact } from '../../examples/scenes/sceneFile.js';
+import { buildScene, stepScene } from '../../src/scenes/buildScene.js';
+import { parseScene, type SceneContact } from '../../src/scenes/sceneFile.js';
 import { formatTickLine } from '../../src/cli/output.js';
 import { jsonLines, KNOWN, runChild, runInProcess } from './helpers.js';
 

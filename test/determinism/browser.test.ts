@@ -27,7 +27,7 @@ if (!run) {
 }
 
 const ENTRY = `
-import { buildArena } from './examples/scenes/buildArena.ts';
+import { buildArena } from './src/scenes/buildArena.ts';
 import { hashPhysicsState } from './src/index.ts';
 /** Steps the arena and returns the state hash every \`every\` ticks (the last one is the final state). */
 export function trace(spheres, seed, sphereSphere, continuous, ticks, every) {

@@ -1,11 +1,11 @@
 /**
- * Scene builders shared by the determinism tests: the arena (examples/scenes) built normally or with
+ * Scene builders shared by the determinism tests: the arena (src/scenes) built normally or with
  * the same entity ids created in a shuffled order, and a helper that steps it and hashes.
  */
 import { addComponent, addEntity, createWorld } from 'bitecs';
-import { arenaSpec, reflectInBounds } from '../../examples/scenes/arena.js';
-import { buildArena } from '../../examples/scenes/buildArena.js';
-import { createRng } from '../../examples/scenes/prng.js';
+import { arenaSpec, reflectInBounds } from '../../src/scenes/arena.js';
+import { buildArena } from '../../src/scenes/buildArena.js';
+import { createRng } from '../../src/scenes/prng.js';
 import { createPhysics, hashPhysicsState, step, type Physics } from '../../src/index.js';
 
 export interface ArenaRun {

@@ -13,7 +13,7 @@
 import { createWorld } from 'bitecs';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createRng, randomQuat } from '../../examples/scenes/prng.js';
+import { createRng, randomQuat } from '../../src/scenes/prng.js';
 import { addBox, addSphere, createPhysics, step } from '../../src/index.js';
 import { check, Model, storeQuat, type Sut, type V3 } from './model.js';
 

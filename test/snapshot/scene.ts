@@ -5,8 +5,8 @@
  * Also `fullState`, a plain-data copy of everything a snapshot must restore, for deep equality.
  */
 import { createWorld, hasComponent, type World } from 'bitecs';
-import { reflectInBounds } from '../../examples/scenes/arena.js';
-import { createRng, randomQuat, type Rng } from '../../examples/scenes/prng.js';
+import { reflectInBounds } from '../../src/scenes/arena.js';
+import { createRng, randomQuat, type Rng } from '../../src/scenes/prng.js';
 import {
   addBox, addSphere, createPhysics, hashPhysicsState, setHalfExtents, setPosition, setRadius, setRotation,
   setVelocity, step, type Physics,

@@ -13,7 +13,7 @@
  */
 import { PerformanceObserver } from 'node:perf_hooks';
 import { runBroadphase, runIntegrate, runNarrowphase, setVelocity } from '../../src/index.js';
-import { buildArena } from '../../examples/scenes/buildArena.js';
+import { buildArena } from '../../src/scenes/buildArena.js';
 
 const config = JSON.parse(process.argv[2] ?? '{}') as {
   spheres?: number; contactComponent?: boolean; sphereSphere?: boolean; movingBoxes?: boolean; ticks?: number; warmup?: number; windows?: number;

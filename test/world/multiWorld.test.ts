@@ -16,8 +16,8 @@ import {
   step,
   type Physics,
 } from '../../src/index.js';
-import { buildArena } from '../../examples/scenes/buildArena.js';
-import { reflectInBounds } from '../../examples/scenes/arena.js';
+import { buildArena } from '../../src/scenes/buildArena.js';
+import { reflectInBounds } from '../../src/scenes/arena.js';
 import { readContacts, readPairs } from './harness.js';
 
 /** Per-tick fingerprint: state hash plus the began/ended lists (the hash covers the contact list). */
