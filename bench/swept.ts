@@ -11,10 +11,8 @@
  *   the boxes (its own BVH).
  */
 import RAPIER from '@dimforge/rapier3d-compat';
-import {
-  castSphereBox, gridAdd, gridBuild, gridCreate, gridQuery, queryOutCreate,
-  type BoxShape, type CastResult, type SphereShape,
-} from '../src/index.js';
+import { gridAdd, gridBuild, gridCreate, gridQuery, queryOutCreate } from '../src/broadphase/index.js';
+import { castSphereBox, type BoxShape, type CastResult, type SphereShape } from '../src/index.js';
 import type { ArenaSpec } from '../src/scenes/arena.js';
 import { gapSphereBox, median, now, quantile } from './common.js';
 

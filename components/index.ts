@@ -79,7 +79,7 @@ export interface CollisionFilterComponent {
   mask: Uint32Array;
 }
 
-/** The components of one physics instance. Sensor and Static are tags (no data). */
+/** The components of one physics instance. Sensor is a tag (no data). */
 export interface PhysicsComponents {
   Position: PositionComponent;
   Velocity: VelocityComponent;

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 
 rmSync('dist', { recursive: true, force: true });
-const entries = { index: 'src/index.ts', geometry: 'src/geometry/index.ts' };
+const entries = { index: 'src/index.ts', geometry: 'src/geometry/index.ts', broadphase: 'src/broadphase/index.ts' };
 for (const [format, ext] of [['esm', 'js'], ['cjs', 'cjs']]) {
   for (const [name, entry] of Object.entries(entries)) {
     await build({

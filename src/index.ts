@@ -1,6 +1,7 @@
 /**
  * bitecs-collide: exact, deterministic, tunnelling-free sphere and box collision for bitecs 0.4.
- * The one public barrel: explicit named exports only. Pure geometry is also at `bitecs-collide/geometry`.
+ * The one public barrel: explicit named exports only. Pure geometry is also at `bitecs-collide/geometry`,
+ * the broadphase grid at `bitecs-collide/broadphase`.
  * @module
  */
 // Geometry (pure, no ECS)
@@ -17,10 +18,6 @@ export {
   castBoxSphere,
 } from './geometry/index.js';
 
-// Broadphase data structure
-export type { Grid, QueryOut } from './broadphase/grid.js';
-export { gridCreate, gridClear, gridAdd, gridBuild, gridQuery, queryOutCreate } from './broadphase/grid.js';
-
 // Components
 export type {
   Vec3Store,
@@ -36,6 +33,7 @@ export type {
 // World API
 export type { Physics, PhysicsOptions, ContactList, PairList } from './world/types.js';
 export { ContactFlags } from './world/types.js';
+export type { PhysicsInputProblem } from './world/errors.js';
 export { PhysicsInputError } from './world/errors.js';
 export { createPhysics, destroyPhysics, markStaticDirty } from './world/createPhysics.js';
 export { step, runBroadphase, runNarrowphase, runIntegrate } from './world/step.js';

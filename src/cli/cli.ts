@@ -4,6 +4,7 @@
  * @module
  */
 import { PhysicsInputError } from '../index.js';
+import { formatProblem } from '../world/errors.js';
 import { SceneFileError } from '../scenes/sceneFile.js';
 import { parseArgs, USAGE, UsageError } from './args.js';
 import type { RunIO } from './output.js';
@@ -27,8 +28,12 @@ export function runCli(argv: readonly string[], io: RunIO): number {
       io.stderr.write(`bitecs-collide: ${e.message}\nRun with --help for usage.\n`);
       return EXIT_USAGE;
     }
-    if (e instanceof SceneFileError || e instanceof PhysicsInputError) {
-      io.stderr.write(`bitecs-collide: error: ${e.message.replace(/^bitecs-collide: /, '')}\n`);
+    if (e instanceof SceneFileError) {
+      io.stderr.write(`bitecs-collide: error: ${e.message}\n`);
+      return EXIT_USAGE;
+    }
+    if (e instanceof PhysicsInputError) {
+      io.stderr.write(`bitecs-collide: error: ${formatProblem(e)}\n`);
       return EXIT_USAGE;
     }
     throw e;

@@ -64,8 +64,7 @@ function sceneBodyError(built: BuiltScene, file: string, e: unknown): unknown {
   if (!(e instanceof PhysicsInputError) || e.eid < 0) return e;
   const index = built.eids.indexOf(e.eid);
   const body = index >= 0 ? `bodies[${index}] (id ${built.scene.bodies[index].id})` : `entity ${e.eid}`;
-  const problem = e.message.replace(/^.*?: entity \d+: /, '');
-  return new SceneFileError(file, `at tick ${built.physics.tick}: ${body}: ${problem}`);
+  return new SceneFileError(file, `at tick ${built.physics.tick}: ${body}: ${e.field}: ${e.problem}`);
 }
 
 function sceneSimulation(o: CliOptions & { scene: string }): Simulation {

@@ -24,14 +24,14 @@ function bad(v: number): boolean {
 // The checks read the stores themselves: a number passed as an argument to a function that is not
 // inlined is boxed, and moving boxes are validated every tick.
 function checkVec3(eid: number, name: string, s: Vec3Store): void {
-  if (bad(s.x[eid])) throw new PhysicsInputError(eid, `${name}.x`, `must be finite, got ${s.x[eid]}`);
-  if (bad(s.y[eid])) throw new PhysicsInputError(eid, `${name}.y`, `must be finite, got ${s.y[eid]}`);
-  if (bad(s.z[eid])) throw new PhysicsInputError(eid, `${name}.z`, `must be finite, got ${s.z[eid]}`);
+  if (bad(s.x[eid])) throw new PhysicsInputError({ eid, field: `${name}.x`, problem: `must be finite, got ${s.x[eid]}` });
+  if (bad(s.y[eid])) throw new PhysicsInputError({ eid, field: `${name}.y`, problem: `must be finite, got ${s.y[eid]}` });
+  if (bad(s.z[eid])) throw new PhysicsInputError({ eid, field: `${name}.z`, problem: `must be finite, got ${s.z[eid]}` });
 }
 
 function checkExtent(eid: number, name: string, a: Float64Array): void {
   const v = a[eid];
-  if (!(v >= 0 && v !== Infinity)) throw new PhysicsInputError(eid, name, `must be a finite number >= 0, got ${v}`);
+  if (!(v >= 0 && v !== Infinity)) throw new PhysicsInputError({ eid, field: name, problem: `must be a finite number >= 0, got ${v}` });
 }
 
 /** Throws `PhysicsInputError` naming the entity and field when a body's data is unusable. */
@@ -47,7 +47,11 @@ export function validateBody(physics: Physics, eid: number, flags: number): void
     const qx = b.qx[eid], qy = b.qy[eid], qz = b.qz[eid], qw = b.qw[eid];
     const n2 = qx * qx + qy * qy + qz * qz + qw * qw;
     if (!(n2 > 1e-12 && n2 !== Infinity)) {
-      throw new PhysicsInputError(eid, 'Box.qx/qy/qz/qw', `rotation quaternion must be finite and non-zero (identity is 0, 0, 0, 1), got (${qx}, ${qy}, ${qz}, ${qw})`);
+      throw new PhysicsInputError({
+        eid,
+        field: 'Box.qx/qy/qz/qw',
+        problem: `rotation quaternion must be finite and non-zero (identity is 0, 0, 0, 1), got (${qx}, ${qy}, ${qz}, ${qw})`,
+      });
     }
   }
 }

@@ -18,7 +18,7 @@ const DEFAULT_MASK = 0xffffffff;
 
 function checkOption(name: string, value: number | undefined, ok: (v: number) => boolean, what: string): void {
   if (value !== undefined && !(typeof value === 'number' && ok(value))) {
-    throw new PhysicsInputError(-1, `options.${name}`, `${what}, got ${String(value)}`);
+    throw new PhysicsInputError({ field: `options.${name}`, problem: `${what}, got ${String(value)}`, source: 'createPhysics' });
   }
 }
 
@@ -29,7 +29,7 @@ function validateOptions(o: PhysicsOptions): void {
   for (const key of ['position', 'velocity'] as const) {
     const s = o[key];
     if (s !== undefined && !(s && s.x && s.y && s.z)) {
-      throw new PhysicsInputError(-1, `options.${key}`, 'must be an object of x, y, z arrays indexed by entity id');
+      throw new PhysicsInputError({ field: `options.${key}`, problem: 'must be an object of x, y, z arrays indexed by entity id', source: 'createPhysics' });
     }
   }
 }

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { gridAdd, gridBuild, gridClear, gridCreate, gridQuery, queryOutCreate, type Grid, type QueryOut } from '../../src/index.js';
+import { gridAdd, gridBuild, gridClear, gridCreate, gridQuery, queryOutCreate, type Grid, type QueryOut } from '../../src/broadphase/index.js';
 
 type B = [number, number, number, number, number, number];
 

@@ -119,7 +119,7 @@ function run(s: Sut, c: Cmd): void {
     case 'move': {
       const e = pick(s, c.i);
       if (e === undefined) return;
-      setPosition(physics, e, c.p[0], c.p[1], c.p[2]);
+      setPosition(physics, e, [c.p[0], c.p[1], c.p[2]]);
       model.bodies.get(e)!.p = [...c.p];
       return;
     }
@@ -131,7 +131,7 @@ function run(s: Sut, c: Cmd): void {
         setRadius(physics, e, c.r);
         b.r = c.r;
       } else {
-        setHalfExtents(physics, e, c.h[0], c.h[1], c.h[2]);
+        setHalfExtents(physics, e, [c.h[0], c.h[1], c.h[2]]);
         b.h = [...c.h];
       }
       return;
@@ -146,7 +146,7 @@ function run(s: Sut, c: Cmd): void {
     case 'velocity': {
       const e = pick(s, c.i);
       if (e === undefined) return;
-      setVelocity(physics, e, c.v[0], c.v[1], c.v[2]);
+      setVelocity(physics, e, [c.v[0], c.v[1], c.v[2]]);
       model.bodies.get(e)!.v = [...c.v];
       return;
     }

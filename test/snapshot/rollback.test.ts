@@ -103,10 +103,10 @@ describe('rollback with despawn / respawn by pooling (Position removed and added
           // A despawned entity is not a body: its data is not in the physics snapshot, so a respawn
           // sets every field (as a game does when it takes an entity from its pool).
           addComponent(world, e, P);
-          setPosition(physics, e, 5, 5 + i, 5);
-          setVelocity(physics, e, 1, -i, 0.5);
+          setPosition(physics, e, [5, 5 + i, 5]);
+          setVelocity(physics, e, [1, -i, 0.5]);
           if (e === scene.movingBoxes[0]) {
-            setHalfExtents(physics, e, 0.5, 0.6, 0.7);
+            setHalfExtents(physics, e, [0.5, 0.6, 0.7]);
             setRotation(physics, e, [0, 0, 0, 1]);
           } else setRadius(physics, e, 0.4 + 0.1 * i);
         }

@@ -81,7 +81,7 @@ export function buildInputScene(seed: number, o: InputSceneOptions = {}): InputS
     for (let k = 0; k < 3; k++) {
       const e = pick(r, k < 2 || movingBoxes.length === 0 ? spheres : movingBoxes);
       const v = vec(r, -8, 8);
-      if (body(e)) setVelocity(physics, e, v[0], v[1], v[2]);
+      if (body(e)) setVelocity(physics, e, [v[0], v[1], v[2]]);
     }
     if (shapeInputs && t % 7 === 3 && spheres.length > 0) {
       const e = pick(r, spheres);
@@ -94,12 +94,12 @@ export function buildInputScene(seed: number, o: InputSceneOptions = {}): InputS
       const h = vec(r, 0.3, 1.2);
       if (body(e)) {
         setRotation(physics, e, q);
-        setHalfExtents(physics, e, h[0], h[1], h[2]);
+        setHalfExtents(physics, e, [h[0], h[1], h[2]]);
       }
     }
     if (staticInputs && t % 13 === 6 && staticBoxes.length > 0) {
       const p = vec(r, 0, size);
-      setPosition(physics, pick(r, staticBoxes), p[0], p[1], p[2]);
+      setPosition(physics, pick(r, staticBoxes), [p[0], p[1], p[2]]);
     }
     step(physics);
     reflectInBounds(physics.components.Position, physics.components.Velocity, moving, moving.length, size);

@@ -160,7 +160,7 @@ describe('body set checks', () => {
 
     // A static box given Velocity is a different kind of body (its Velocity is not in the snapshot).
     const box = s.staticBoxes[0];
-    setVelocity(s.physics, box, 1, 0, 0);
+    setVelocity(s.physics, box, [1, 0, 0]);
     expect(() => restoreSnapshot(s.physics, snap)).toThrow(SnapshotMismatchError);
     removeComponent(s.world, box, s.physics.components.Velocity);
 
@@ -244,8 +244,8 @@ describe('removal, id recycling and Contact presence between ticks', () => {
     const C = s.physics.components.Contact;
     step(s.physics);
     const touching = save(s.physics);
-    setPosition(s.physics, s.b, 20, 0, 0);
-    setPosition(s.physics, s.c, 0.5, 0.5, 0);
+    setPosition(s.physics, s.b, [20, 0, 0]);
+    setPosition(s.physics, s.c, [0.5, 0.5, 0]);
     step(s.physics);
     step(s.physics);
     const apart = save(s.physics);
@@ -262,7 +262,7 @@ describe('removal, id recycling and Contact presence between ticks', () => {
   it('keeps stale Contact data exactly when the Contact component was off for the last step', () => {
     const s = pairScene();
     step(s.physics);
-    setPosition(s.physics, s.b, 20, 0, 0);
+    setPosition(s.physics, s.b, [20, 0, 0]);
     s.physics.contactComponent = false;
     step(s.physics);
     const before = fullState(s.physics, s.ids);
@@ -351,7 +351,7 @@ describe('sizes', () => {
     }
     const box = s.staticBoxes[0];
     const snap = save(s.physics, { staticBoxes: false });
-    setPosition(s.physics, box, 99, 99, 99);
+    setPosition(s.physics, box, [99, 99, 99]);
     restoreSnapshot(s.physics, snap);
     expect(s.physics.components.Position.x[box]).toBe(99);
     expect(() => snapshotSize(s.physics, { shapes: 'some' as 'all' })).toThrow(RangeError);

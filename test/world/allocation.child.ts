@@ -35,7 +35,7 @@ const arena = buildArena({
   physics: { contactComponent: config.contactComponent ?? true },
 });
 // Moving boxes take the per-tick path of dynamic bodies (validation, swept bounds, dynamic grid).
-if (config.movingBoxes) for (const b of arena.boxIds) setVelocity(arena.physics, b, 0.5, -0.25, 0.125);
+if (config.movingBoxes) for (const b of arena.boxIds) setVelocity(arena.physics, b, [0.5, -0.25, 0.125]);
 const TICKS = config.ticks ?? 200;
 const WINDOWS = config.windows ?? 4;
 for (let i = 0; i < (config.warmup ?? 600); i++) arena.tick();

@@ -190,7 +190,7 @@ describe('Contact component lifecycle', () => {
     addBox(physics, { position: [0, -1.5, 0], halfExtents: [3, 1, 3] });
     step(physics);
     for (let t = 0; t < 20; t++) {
-      setVelocity(physics, s, Math.sin(t) * 0.1, 0, Math.cos(t) * 0.1);
+      setVelocity(physics, s, [Math.sin(t) * 0.1, 0, Math.cos(t) * 0.1]);
       events.reset();
       step(physics);
       expect(events.added.length + events.removed.length).toBe(0);

@@ -48,11 +48,11 @@ describe('began / persisting / ended', () => {
     const boxes = xs.map((x) => addBox(physics, { position: [x, 0, 0], halfExtents: [1, 1, 1] }));
     const spheres = [70, 20, 80].map((y) => addSphere(physics, { position: [0, y, 0], radius: 1 }));
     // Sphere i lands on box 2 - i (so list order differs from creation order); all begin, then all end.
-    spheres.forEach((s, i) => setPosition(physics, s, xs[2 - i], 1.5, 0));
+    spheres.forEach((s, i) => setPosition(physics, s, [xs[2 - i], 1.5, 0]));
     step(physics);
     const began = readPairs(physics.began);
     expect(began).toEqual([[spheres[0], boxes[2]], [spheres[1], boxes[1]], [spheres[2], boxes[0]]]);
-    for (const s of spheres) setPosition(physics, s, 0, 100 + s * 10, 0);
+    for (const s of spheres) setPosition(physics, s, [0, 100 + s * 10, 0]);
     step(physics);
     expect(readPairs(physics.ended)).toEqual(began);
     expect(physics.began.count).toBe(0);
@@ -63,10 +63,10 @@ describe('began / persisting / ended', () => {
     const box = addBox(physics, { position: [0, 0, 0], halfExtents: [1, 1, 1] });
     const s = addSphere(physics, { position: [0, 1.5, 0], radius: 1 });
     step(physics);
-    setPosition(physics, s, 0, 5, 0);
+    setPosition(physics, s, [0, 5, 0]);
     step(physics);
     expect(readPairs(physics.ended)).toEqual([[s, box]]);
-    setPosition(physics, s, 0, 1.5, 0);
+    setPosition(physics, s, [0, 1.5, 0]);
     step(physics);
     expect(readContacts(physics)[0].flags).toBe(BEGAN);
     expect(readPairs(physics.began)).toEqual([[s, box]]);

@@ -359,8 +359,8 @@ export function applyOps(run: Run, ops: Op[]): void {
         run.alive.splice(i, 1);
         run.bodies.delete(eid);
       } else if (run.bodies.has(eid)) {
-        if (op.t === 'vel') setVelocity(physics, eid, ...op.vel);
-        else setPosition(physics, eid, ...op.pos);
+        if (op.t === 'vel') setVelocity(physics, eid, op.vel);
+        else setPosition(physics, eid, op.pos);
       }
     }
   }

@@ -55,8 +55,8 @@ describe('a game’s own Position / Velocity stores', () => {
       }
       expect(hasComponent(world, e, physics.components.Contact) || Position.y[e] < 5).toBe(true);
       expect(Position.y[e]).toBe(5 - 8);
-      setPosition(physics, s, 1, 2, 3);
-      setVelocity(physics, s, 0, 0, 0);
+      setPosition(physics, s, [1, 2, 3]);
+      setVelocity(physics, s, [0, 0, 0]);
       expect([Position.x[s], Position.y[s], Position.z[s], Velocity.x[s]]).toEqual([1, 2, 3, 0]);
     });
   }
@@ -153,7 +153,7 @@ describe('continuous and integrate', () => {
     physics.continuous = false;
     step(physics);
     expect(physics.contacts.count).toBe(0);
-    setPosition(physics, 1, -10, 0, 0);
+    setPosition(physics, 1, [-10, 0, 0]);
     physics.continuous = true;
     step(physics);
     expect(physics.contacts.count).toBe(1);

@@ -146,7 +146,7 @@ describe('removal', () => {
     expect(box2).toBe(box);
     step(physics);
     expect(pairsOf(physics)).toEqual([[s, box2]]);
-    setPosition(physics, box2, 0, 0, 0);
+    setPosition(physics, box2, [0, 0, 0]);
     step(physics);
     expect(physics.contacts.count).toBe(0);
   });

@@ -38,12 +38,20 @@ function inputError(fn: () => unknown): PhysicsInputError {
   throw new Error('expected a PhysicsInputError, nothing was thrown');
 }
 
-function expectError(fn: () => unknown, eid: number, field: string, text?: RegExp): void {
+/**
+ * Expects a PhysicsInputError for entity `eid` and `where` = `field` or `source: field`; its message
+ * is formatted from the structured parts, and `text` matches its problem.
+ */
+function expectError(fn: () => unknown, eid: number, where: string, text?: RegExp): void {
   const e = inputError(fn);
+  const sep = where.indexOf(': ');
+  const source = sep < 0 ? undefined : where.slice(0, sep);
+  const field = sep < 0 ? where : where.slice(sep + 2);
   expect({ eid: e.eid, field: e.field }).toEqual({ eid, field });
-  if (eid >= 0) expect(e.message).toContain(`entity ${eid}`);
-  expect(e.message).toContain(field);
-  if (text) expect(e.message).toMatch(text);
+  if (source !== undefined) expect(e.source).toBe(source);
+  const entity = eid >= 0 ? `entity ${eid}: ` : '';
+  expect(e.message).toBe(`bitecs-collide: ${e.source === undefined ? '' : `${e.source}: `}${entity}${field}: ${e.problem}`);
+  if (text) expect(e.problem).toMatch(text);
 }
 
 describe('helpers validate at set time', () => {
@@ -72,20 +80,20 @@ describe('helpers validate at set time', () => {
     const { physics } = setup();
     const s = addSphere(physics, { position: [1, 2, 3], radius: 1 });
     const b = addBox(physics, { position: [0, 0, 0], halfExtents: [1, 1, 1] });
-    expectError(() => setPosition(physics, s, 0, NaN, 0), s, 'Position.y');
-    expectError(() => setPosition(physics, b, Infinity, 0, 0), b, 'Position.x');
-    expectError(() => setVelocity(physics, s, 0, 0, -Infinity), s, 'Velocity.z');
+    expectError(() => setPosition(physics, s, [0, NaN, 0]), s, 'Position.y');
+    expectError(() => setPosition(physics, b, [Infinity, 0, 0]), b, 'Position.x');
+    expectError(() => setVelocity(physics, s, [0, 0, -Infinity]), s, 'Velocity.z');
     expectError(() => setRadius(physics, s, -0.1), s, 'Sphere.radius');
     expectError(() => setRadius(physics, s, NaN), s, 'Sphere.radius');
-    expectError(() => setHalfExtents(physics, b, 1, 1, -1), b, 'Box.hz');
+    expectError(() => setHalfExtents(physics, b, [1, 1, -1]), b, 'Box.hz');
     expectError(() => setRotation(physics, b, [0, 0, 0, 0]), b, 'Box.rotation', /length 0/);
-    expectError(() => setRotation(physics, b, { x: NaN, y: 0, z: 0, w: 1 }), b, 'Box.rotation', /finite/);
+    expectError(() => setRotation(physics, b, { x: NaN, y: 0, z: 0, w: 1 }), b, 'setRotation: Box.qx', /finite/);
     const P = physics.components.Position;
     expect([P.x[s], P.y[s], P.z[s]]).toEqual([1, 2, 3]);
     expect(physics.components.Sphere.radius[s]).toBe(1);
     expect(physics.components.Box.qw[b]).toBe(1);
     // Not a body of this instance.
-    expectError(() => setPosition(physics, 99, 0, 0, 0), 99, 'Position', /not a body/);
+    expectError(() => setPosition(physics, 99, [0, 0, 0]), 99, 'setPosition: Position', /not a body/);
   });
 
   it('setRotation stores the quaternion as given (normalised where used), like a direct write', () => {
