@@ -6,6 +6,7 @@
  */
 import { buildArena } from '../../src/scenes/buildArena.js';
 import type { Peer } from '../common.js';
+import { internalsOf } from '../../src/world/internal.js';
 
 /** Sum of the byte lengths of every distinct typed array reachable from `root`. */
 export function typedArrayBytes(root: unknown, seen = new Set<ArrayBufferLike>()): number {
@@ -58,9 +59,9 @@ export function createOurs(spheres: number, seed: number, continuous: boolean): 
     state() {
       const seen = new Set<ArrayBufferLike>();
       const components = typedArrayBytes(physics.components, seen);
-      const internal = typedArrayBytes(physics.internal, seen);
+      const internal = typedArrayBytes(internalsOf(physics), seen);
       const contacts = typedArrayBytes({ c: physics.contacts, b: physics.began, e: physics.ended }, seen);
-      return { components, internal, contacts, total: components + internal + contacts, capacity: physics.internal.capacity };
+      return { components, internal, contacts, total: components + internal + contacts, capacity: internalsOf(physics).capacity };
     },
     free() {},
   };

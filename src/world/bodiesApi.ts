@@ -11,6 +11,7 @@
 import { addComponent, addEntity, removeEntity } from 'bitecs';
 import { PhysicsInputError } from './errors.js';
 import { BodyFlags, type Physics } from './types.js';
+import { internalsOf } from './internal.js';
 
 /** A vector as an object or a 3-element array. */
 export type Vec3Like = { x: number; y: number; z: number } | readonly [number, number, number];
@@ -168,12 +169,12 @@ export function addBox(physics: Physics, o: BoxOptions): number {
   B.qy[eid] = tmp[1];
   B.qz[eid] = tmp[2];
   B.qw[eid] = tmp[3];
-  physics.internal.staticDirty = true;
+  internalsOf(physics).staticDirty = true;
   return eid;
 }
 
 function checkBody(physics: Physics, eid: number, source: string, name: string): void {
-  if ((physics.internal.flags[eid] & (BodyFlags.SPHERE | BodyFlags.BOX)) === 0) {
+  if ((internalsOf(physics).flags[eid] & (BodyFlags.SPHERE | BodyFlags.BOX)) === 0) {
     throw new PhysicsInputError({ eid, field: name, problem: 'is not a body of this physics instance', source });
   }
 }
@@ -183,7 +184,7 @@ export function setPosition(physics: Physics, eid: number, p: Vec3Like): void {
   checkBody(physics, eid, 'setPosition', 'Position');
   readVector(p, 3, tmp, POSITION, 'setPosition', eid);
   writeVec3(physics.components.Position, eid, tmp);
-  if ((physics.internal.flags[eid] & BodyFlags.BOX) !== 0) physics.internal.staticDirty = true;
+  if ((internalsOf(physics).flags[eid] & BodyFlags.BOX) !== 0) internalsOf(physics).staticDirty = true;
 }
 
 /** Sets a body's velocity (length units per second; validated), adding the Velocity component if it has none. */
@@ -191,7 +192,7 @@ export function setVelocity(physics: Physics, eid: number, v: Vec3Like): void {
   checkBody(physics, eid, 'setVelocity', 'Velocity');
   readVector(v, 3, tmp, VELOCITY, 'setVelocity', eid);
   const { world, components: c } = physics;
-  if ((physics.internal.flags[eid] & BodyFlags.MOVING) === 0) addComponent(world, eid, c.Velocity);
+  if ((internalsOf(physics).flags[eid] & BodyFlags.MOVING) === 0) addComponent(world, eid, c.Velocity);
   writeVec3(c.Velocity, eid, tmp);
 }
 
@@ -209,7 +210,7 @@ export function setHalfExtents(physics: Physics, eid: number, halfExtents: Vec3L
   B.hx[eid] = tmp[0];
   B.hy[eid] = tmp[1];
   B.hz[eid] = tmp[2];
-  physics.internal.staticDirty = true;
+  internalsOf(physics).staticDirty = true;
 }
 
 /** Sets a box's rotation (validated: finite, non-zero; stored as given) and re-buckets static boxes. */
@@ -221,7 +222,7 @@ export function setRotation(physics: Physics, eid: number, rotation: QuatLike): 
   B.qy[eid] = tmp[1];
   B.qz[eid] = tmp[2];
   B.qw[eid] = tmp[3];
-  physics.internal.staticDirty = true;
+  internalsOf(physics).staticDirty = true;
 }
 
 /** Removes a body's entity from the world; it never appears in a later contact. */

@@ -8,20 +8,21 @@
  * their own grid and re-bucketed only when a box is added, removed or marked dirty.
  * @module
  */
-import { gridBuild, gridClear, gridInsert, gridQueryBounds, gridSetCellSize, gridSetMargin } from '../broadphase/grid.js';
+import { type Grid, gridBuild, gridClear, gridInsert, gridQueryBounds, gridSetCellSize, gridSetMargin } from '../broadphase/grid.js';
 import { bounds, BOUNDS_PAD, boxBounds, sphereBounds, validateBody } from './bodies.js';
 import { pairListPush } from './lists.js';
 import { BodyFlags, type Physics } from './types.js';
+import { internalsOf } from './internal.js';
 
 const { SPHERE, BOX, MOVING } = BodyFlags;
 
-function addBounds(grid: Physics['internal']['staticGrid'], eid: number): void {
+function addBounds(grid: Grid, eid: number): void {
   gridInsert(grid, eid, bounds, 0);
 }
 
 /** Mean of the largest bounds side over the bodies with flag `want` (spheres: swept bounds). */
 function meanSize(physics: Physics, want: number): number {
-  const { flags, maxEid } = physics.internal;
+  const { flags, maxEid } = internalsOf(physics);
   let sum = 0;
   let n = 0;
   for (let eid = 1; eid <= maxEid; eid++) {
@@ -58,7 +59,7 @@ function chooseCellSize(physics: Physics): number {
  * with another sphere (the OR of sphere groups meets the OR of sphere masks).
  */
 function scanBodies(physics: Physics): boolean {
-  const { flags, maxEid } = physics.internal;
+  const { flags, maxEid } = internalsOf(physics);
   const { Position: p, Velocity: v, Sphere: s, CollisionFilter: filter } = physics.components;
   const px = p.x, py = p.y, pz = p.z, vx = v.x, vy = v.y, vz = v.z, radius = s.radius;
   const group = filter.group, mask = filter.mask;
@@ -83,7 +84,7 @@ function scanBodies(physics: Physics): boolean {
 
 /** Largest half side of any sphere's (swept) bounds: the static grid's Minkowski margin. */
 function maxSphereHalfSize(physics: Physics): number {
-  const { flags, maxEid } = physics.internal;
+  const { flags, maxEid } = internalsOf(physics);
     let half = 0;
   for (let eid = 1; eid <= maxEid; eid++) {
     const f = flags[eid];
@@ -100,7 +101,7 @@ function maxSphereHalfSize(physics: Physics): number {
  * one cell), so that almost every sphere query is a single cell lookup (see `gridSetMargin`).
  */
 function rebuildStatic(physics: Physics): void {
-  const internal = physics.internal;
+  const internal = internalsOf(physics);
   const { flags, maxEid, staticGrid } = internal;
   gridClear(staticGrid);
   gridSetMargin(staticGrid, Math.min(1.25 * maxSphereHalfSize(physics), internal.cellSize));
@@ -117,7 +118,7 @@ function rebuildStatic(physics: Physics): void {
 
 /** Buckets moving boxes, and spheres when some sphere may collide with another sphere. */
 function rebuildDynamic(physics: Physics, sphereSphere: boolean): void {
-  const { flags, maxEid, dynamicGrid } = physics.internal;
+  const { flags, maxEid, dynamicGrid } = internalsOf(physics);
   gridClear(dynamicGrid);
   for (let eid = 1; eid <= maxEid; eid++) {
     const f = flags[eid];
@@ -147,7 +148,7 @@ function sortIds(ids: Int32Array, n: number): void {
 
 /** Appends the pairs of sphere `a` with its candidates that pass the filters. */
 function emitPairs(physics: Physics, a: number): void {
-  const internal = physics.internal;
+  const internal = internalsOf(physics);
   const { flags, query, pairs } = internal;
   const { group, mask } = physics.components.CollisionFilter;
   const ids = query.ids;
@@ -163,11 +164,11 @@ function emitPairs(physics: Physics, a: number): void {
 }
 
 /**
- * Runs the broadphase: fills `physics.internal.pairs` with candidate pairs sorted by (a, b).
+ * Runs the broadphase: fills `internalsOf(physics).pairs` with candidate pairs sorted by (a, b).
  * Throws `PhysicsInputError` for invalid bodies (see `PhysicsOptions.validate`).
  */
 export function updateBroadphase(physics: Physics): void {
-  const internal = physics.internal;
+  const internal = internalsOf(physics);
   const sphereSphere = scanBodies(physics);
   if (internal.cellSize === 0) {
     internal.cellSize = chooseCellSize(physics);

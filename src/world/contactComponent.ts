@@ -8,6 +8,7 @@
 import { addComponent, hasComponent, removeComponent } from 'bitecs';
 import { idListPush } from './lists.js';
 import type { IdList, Physics } from './types.js';
+import { internalsOf } from './internal.js';
 
 /** Flag byte bit (in `internal.flags`) meaning the entity currently holds our Contact component. */
 export const HAS_CONTACT = 32;
@@ -19,7 +20,7 @@ export const HAS_CONTACT = 32;
 function offer(physics: Physics, eid: number, other: number, i: number, sign: number, next: IdList): void {
   const C = physics.components.Contact;
   const list = physics.contacts;
-  const primary = physics.internal.primary;
+  const primary = internalsOf(physics).primary;
   const n = C.count[eid];
   if (n === 0) idListPush(next, eid);
   C.count[eid] = n === 0xffff ? n : n + 1;
@@ -39,7 +40,7 @@ function offer(physics: Physics, eid: number, other: number, i: number, sign: nu
 export function writePrimary(physics: Physics, eid: number, other: number, i: number, sign: number): void {
   const C = physics.components.Contact;
   const list = physics.contacts;
-  physics.internal.primary[eid] = i;
+  internalsOf(physics).primary[eid] = i;
   C.other[eid] = other;
   C.nx[eid] = sign * list.nx[i];
   C.ny[eid] = sign * list.ny[i];
@@ -57,7 +58,7 @@ export function writePrimary(physics: Physics, eid: number, other: number, i: nu
  * `Contact.count[eid] === 0` stopped touching ({@link applyContactComponent} acts on both).
  */
 export function updateContactData(physics: Physics): void {
-  const { touching, touchingNext } = physics.internal;
+  const { touching, touchingNext } = internalsOf(physics);
   const C = physics.components.Contact;
   for (let i = 0; i < touching.count; i++) C.count[touching.ids[i]] = 0;
   touchingNext.count = 0;
@@ -70,7 +71,7 @@ export function updateContactData(physics: Physics): void {
 
 /** Makes this tick's touching list the previous one. */
 function swapTouching(physics: Physics): void {
-  const internal = physics.internal;
+  const internal = internalsOf(physics);
   const t = internal.touching;
   internal.touching = internal.touchingNext;
   internal.touchingNext = t;
@@ -83,7 +84,7 @@ function swapTouching(physics: Physics): void {
 export function applyContactComponent(physics: Physics): void {
   const { world } = physics;
   const Contact = physics.components.Contact;
-  const internal = physics.internal;
+  const internal = internalsOf(physics);
   const { touching, touchingNext } = internal;
   for (let i = 0; i < touchingNext.count; i++) {
     const eid = touchingNext.ids[i];

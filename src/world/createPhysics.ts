@@ -11,6 +11,7 @@ import { HAS_CONTACT } from './contactComponent.js';
 import { PhysicsInputError } from './errors.js';
 import { contactListCreate, idListCreate, idListPush, pairListCreate } from './lists.js';
 import { BodyFlags, type Physics, type PhysicsOptions } from './types.js';
+import { INTERNAL, internalsOf, type PhysicsState } from './internal.js';
 
 const { SPHERE, BOX, MOVING, SENSOR, FILTER } = BodyFlags;
 const DEFAULT_GROUP = 1;
@@ -36,7 +37,7 @@ function validateOptions(o: PhysicsOptions): void {
 
 /** Grows every physics-owned array so that entity id `eid` fits. */
 function ensureCapacity(physics: Physics, eid: number, own: PhysicsComponents): void {
-  const internal = physics.internal;
+  const internal = internalsOf(physics);
   if (eid < internal.capacity) return;
   let cap = internal.capacity;
   while (cap <= eid) cap *= 2;
@@ -68,7 +69,7 @@ export function createPhysics(world: World, options: PhysicsOptions = {}): Physi
     Position: options.position ?? own.Position,
     Velocity: options.velocity ?? own.Velocity,
   };
-  const physics: Physics = {
+  const physics: PhysicsState = {
     world,
     components,
     dt: options.dt ?? 1 / 60,
@@ -80,7 +81,7 @@ export function createPhysics(world: World, options: PhysicsOptions = {}): Physi
     contacts: contactListCreate(),
     began: pairListCreate(),
     ended: pairListCreate(),
-    internal: {
+    [INTERNAL]: {
       capacity,
       maxEid: 0,
       flags: new Uint8Array(capacity),
@@ -104,7 +105,8 @@ export function createPhysics(world: World, options: PhysicsOptions = {}): Physi
 }
 
 function registerObservers(physics: Physics, own: PhysicsComponents): void {
-  const { world, components: c, internal } = physics;
+  const { world, components: c } = physics;
+  const internal = internalsOf(physics);
   const on = (hook: ReturnType<typeof onAdd>, fn: (eid: number) => void) => internal.unobserve.push(observe(world, hook, fn));
   const grow = (eid: number) => ensureCapacity(physics, eid, own);
   // Contact is added by the physics itself (ids already fit) and has no observer: every observer
@@ -161,11 +163,11 @@ function registerObservers(physics: Physics, own: PhysicsComponents): void {
  * components is noticed by itself).
  */
 export function markStaticDirty(physics: Physics): void {
-  physics.internal.staticDirty = true;
+  internalsOf(physics).staticDirty = true;
 }
 
 /** Detaches the physics instance from its world (removes its observers). */
 export function destroyPhysics(physics: Physics): void {
-  for (const off of physics.internal.unobserve) off();
-  physics.internal.unobserve.length = 0;
+  for (const off of internalsOf(physics).unobserve) off();
+  internalsOf(physics).unobserve.length = 0;
 }

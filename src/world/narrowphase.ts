@@ -20,6 +20,7 @@ import { ScratchBox, ScratchCast, ScratchContact, ScratchSphere, ScratchVec3 } f
 import { boxRotation, rotation } from './bodies.js';
 import { contactListReserve, pairListPush } from './lists.js';
 import { BodyFlags, ContactFlags, type Physics } from './types.js';
+import { internalsOf } from './internal.js';
 
 const { SPHERE, MOVING, SENSOR } = BodyFlags;
 
@@ -59,7 +60,7 @@ function loadBox(physics: Physics, eid: number): void {
 /** Writes eid's displacement over the tick (velocity × dt; 0 when static or not continuous) into `out`. */
 function loadMotion(physics: Physics, eid: number, out: Vec3): void {
   const v = physics.components.Velocity;
-  const dt = (physics.internal.flags[eid] & MOVING) === 0 || !physics.continuous ? 0 : physics.dt;
+  const dt = (internalsOf(physics).flags[eid] & MOVING) === 0 || !physics.continuous ? 0 : physics.dt;
   out.x = dt === 0 ? 0 : v.x[eid] * dt;
   out.y = dt === 0 ? 0 : v.y[eid] * dt;
   out.z = dt === 0 ? 0 : v.z[eid] * dt;
@@ -81,7 +82,7 @@ function pushContact(physics: Physics, a: number, b: number, swept: boolean): vo
   list.px[i] = r.point.x + t * motionB.x;
   list.py[i] = r.point.y + t * motionB.y;
   list.pz[i] = r.point.z + t * motionB.z;
-  const flags = physics.internal.flags;
+  const flags = internalsOf(physics).flags;
   list.flags[i] = ((flags[a] | flags[b]) & SENSOR) !== 0 ? ContactFlags.SENSOR : 0;
 }
 
@@ -93,7 +94,7 @@ function testPair(physics: Physics, a: number, b: number): void {
   motion.y -= motionB.y;
   motion.z -= motionB.z;
   const moving = motion.x !== 0 || motion.y !== 0 || motion.z !== 0;
-  if ((physics.internal.flags[b] & SPHERE) !== 0) {
+  if ((internalsOf(physics).flags[b] & SPHERE) !== 0) {
     loadSphere(physics, b, sphereB);
     if (contactSphereSphere(sphereA, sphereB, contact)) pushContact(physics, a, b, false);
     else if (moving && castSphereSphere(sphereA, motion, sphereB, cast)) pushContact(physics, a, b, true);
@@ -106,7 +107,7 @@ function testPair(physics: Physics, a: number, b: number): void {
 
 /** Drops previous pairs that involve entities removed since the last narrowphase. */
 function purgeRemoved(physics: Physics): void {
-  const { previous, purgeList, purgeMark } = physics.internal;
+  const { previous, purgeList, purgeMark } = internalsOf(physics);
   if (purgeList.count === 0) return;
   let n = 0;
   for (let i = 0; i < previous.count; i++) {
@@ -125,7 +126,7 @@ function purgeRemoved(physics: Physics): void {
  * entities that survive but are no longer bodies (a removed Sphere or Box component).
  */
 export function clearPurged(physics: Physics): void {
-  const { purgeList, purgeMark, flags } = physics.internal;
+  const { purgeList, purgeMark, flags } = internalsOf(physics);
   const { world } = physics;
   const Contact = physics.components.Contact;
   for (let i = 0; i < purgeList.count; i++) {
@@ -145,7 +146,7 @@ function comparePairs(a1: number, b1: number, a2: number, b2: number): number {
 /** Flags began/persisting, fills `began` and `ended`, and makes this tick's pairs the previous. */
 function diffWithPrevious(physics: Physics): void {
   const list = physics.contacts;
-  const { previous } = physics.internal;
+  const { previous } = internalsOf(physics);
   const { began, ended } = physics;
   began.count = 0;
   ended.count = 0;
@@ -170,13 +171,13 @@ function diffWithPrevious(physics: Physics): void {
   for (let i = 0; i < list.count; i++) pairListPush(previous, list.a[i], list.b[i]);
 }
 
-/** Runs the narrowphase over `physics.internal.pairs` into `physics.contacts`, `began`, `ended`. */
+/** Runs the narrowphase over `internalsOf(physics).pairs` into `physics.contacts`, `began`, `ended`. */
 export function updateNarrowphase(physics: Physics): void {
-  const { pairs } = physics.internal;
+  const { pairs } = internalsOf(physics);
   const list = physics.contacts;
   contactListReserve(list, pairs.count);
   list.count = 0;
-  const flags = physics.internal.flags;
+  const flags = internalsOf(physics).flags;
   for (let i = 0; i < pairs.count; i++) {
     const a = pairs.a[i];
     const b = pairs.b[i];

@@ -46,6 +46,7 @@ import { addComponent, entityExists, hasComponent, removeComponent } from 'bitec
 import { HAS_CONTACT, writePrimary } from './contactComponent.js';
 import { contactListReserve, idListPush, pairListPush } from './lists.js';
 import { BodyFlags, ContactFlags, type Physics } from './types.js';
+import { internalsOf, setTick } from './internal.js';
 
 const { SPHERE, BOX, MOVING, SENSOR, FILTER } = BodyFlags;
 const KIND = SPHERE | BOX | MOVING | SENSOR | FILTER;
@@ -145,7 +146,7 @@ function bodyWords(f: number, bits: number): number {
 
 /** Counts the bodies, their checksum, float64 words and filters under option bits `bits`. */
 function measureBodies(physics: Physics, bits: number): void {
-  const { flags, maxEid } = physics.internal;
+  const { flags, maxEid } = internalsOf(physics);
   let bodies = 0;
   let words = 0;
   let filters = 0;
@@ -201,7 +202,7 @@ function ensureScratch(capacity: number): void {
 function primaryRef(physics: Physics, e: number): number {
   const l = physics.contacts;
   const C = physics.components.Contact;
-  const primary = physics.internal.primary;
+  const primary = internalsOf(physics).primary;
   if (e >= primary.length) return -1;
   const i = primary[e];
   if (i >= l.count) return -1;
@@ -212,7 +213,7 @@ function primaryRef(physics: Physics, e: number): number {
 
 /** Counts the touching entities whose Contact data must be stored explicitly. */
 function measureContacts(physics: Physics): void {
-  const touching = physics.internal.touching;
+  const touching = internalsOf(physics).touching;
   mExplicit = 0;
   for (let k = 0; k < touching.count; k++) {
     if (primaryRef(physics, touching.ids[k]) < 0) mExplicit++;
@@ -251,7 +252,7 @@ function layout(bodyF64: number, contacts: number, explicit: number, filters: nu
 function measure(physics: Physics, bits: number): number {
   measureBodies(physics, bits);
   measureContacts(physics);
-  const internal = physics.internal;
+  const internal = internalsOf(physics);
   layout(mBodyF64, physics.contacts.count, mExplicit, mFilters, internal.previous.count, physics.ended.count, internal.touching.count, internal.purgeList.count);
   return oTotal;
 }
@@ -366,7 +367,7 @@ function write(physics: Physics, bits: number, total: number): void {
   const { f64, u32, u8 } = tViews;
   const base = tBase;
   const h = base >>> 2;
-  const internal = physics.internal;
+  const internal = internalsOf(physics);
   const list = physics.contacts;
   const { previous, touching, purgeList } = internal;
   const ended = physics.ended;
@@ -563,7 +564,7 @@ export function restoreSnapshot(physics: Physics, buffer: ArrayBuffer | Uint8Arr
  */
 function firstBadRecord(physics: Physics, k: number, count: number, stride: number, bit: number, contacts: number): number {
   const u32 = tViews.u32;
-  const cap = physics.internal.capacity;
+  const cap = internalsOf(physics).capacity;
   const world = physics.world;
   for (let t = 0; t < count; t++, k += stride) {
     const word = u32[k];
@@ -576,7 +577,7 @@ function firstBadRecord(physics: Physics, k: number, count: number, stride: numb
 
 function badRecordError(physics: Physics, word: number, bit: number): SnapshotMismatchError {
   const e = word & ~bit;
-  if (e >= physics.internal.capacity || (word & bit) === 0) return new SnapshotMismatchError(`corrupt snapshot (entity ${e} or its contact index out of range)`);
+  if (e >= internalsOf(physics).capacity || (word & bit) === 0) return new SnapshotMismatchError(`corrupt snapshot (entity ${e} or its contact index out of range)`);
   return new SnapshotMismatchError(`entity ${e} held the Contact component at save time but does not exist now`);
 }
 
@@ -592,7 +593,7 @@ function checkEntities(physics: Physics, contacts: number, touchingCount: number
 
 function readBodies(physics: Physics, bits: number): void {
   const { f64, u32 } = tViews;
-  const internal = physics.internal;
+  const internal = internalsOf(physics);
   const { flags, maxEid } = internal;
   const { Position: p, Velocity: v, Sphere: s, Box: b, CollisionFilter: cf } = physics.components;
   const noShapes = (bits & SHAPES_NONE) !== 0;
@@ -634,7 +635,7 @@ function readBodies(physics: Physics, bits: number): void {
   // Integral values go back as small integers, as the library keeps them (a double where V8 holds a
   // small integer would change the objects' hidden class and deoptimise the step code).
   const tick = f64[f0 + F_TICK];
-  physics.tick = tick <= 0x3fffffff ? tick | 0 : tick;
+  setTick(physics, tick <= 0x3fffffff ? tick | 0 : tick);
   const cell = f64[f0 + F_CELL];
   if (cell !== internal.cellSize) internal.cellSize = cell === 0 ? 0 : cell;
   // Re-bucket the static boxes at the next step whatever was written (their bounds may have moved,
@@ -669,7 +670,7 @@ function readContacts(physics: Physics, n: number, previousCount: number, endedC
     if ((flags & ContactFlags.BEGAN) !== 0) pairListPush(began, a, b);
   }
   list.count = n;
-  const internal = physics.internal;
+  const internal = internalsOf(physics);
   const previous = internal.previous;
   previous.count = 0;
   k = (tBase + oPrevious) >>> 2;
@@ -693,7 +694,7 @@ function holdsContact(physics: Physics, e: number): boolean {
  */
 function readContactComponent(physics: Physics, touchingCount: number, purgeCount: number): void {
   const { f64, u32 } = tViews;
-  const internal = physics.internal;
+  const internal = internalsOf(physics);
   const { world } = physics;
   const C = physics.components.Contact;
   const list = physics.contacts;

@@ -8,6 +8,7 @@
  * @module
  */
 import { BodyFlags, type Physics } from './types.js';
+import { internalsOf } from './internal.js';
 
 const { SPHERE, BOX, MOVING, SENSOR, FILTER } = BodyFlags;
 const f64 = new Float64Array(1);
@@ -43,7 +44,7 @@ function finish(h: number): string {
 
 /** Returns the state hash as 16 hex digits. Allocates only the returned string. */
 export function hashPhysicsState(physics: Physics): string {
-  const { flags, maxEid } = physics.internal;
+  const { flags, maxEid } = internalsOf(physics);
   const { Position: p, Velocity: v, Sphere: s, Box: b, CollisionFilter: filter } = physics.components;
   h1 = 0x12345678;
   h2 = 0x9abcdef0;

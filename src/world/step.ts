@@ -6,6 +6,7 @@ import { updateBroadphase } from './broadphase.js';
 import { applyContactComponent, updateContactData } from './contactComponent.js';
 import { clearPurged, updateNarrowphase } from './narrowphase.js';
 import { BodyFlags, type Physics } from './types.js';
+import { internalsOf, setTick } from './internal.js';
 
 const { SPHERE, BOX, MOVING } = BodyFlags;
 
@@ -25,12 +26,12 @@ export function runNarrowphase(physics: Physics): void {
     applyContactComponent(physics);
   }
   clearPurged(physics);
-  physics.tick++;
+  setTick(physics, physics.tick + 1);
 }
 
 /** Moves every moving body (a sphere or box with Velocity) by velocity × dt. */
 export function runIntegrate(physics: Physics): void {
-  const { flags, maxEid } = physics.internal;
+  const { flags, maxEid } = internalsOf(physics);
   const { Position: p, Velocity: v } = physics.components;
   const dt = physics.dt;
   for (let eid = 1; eid <= maxEid; eid++) {

@@ -1,10 +1,10 @@
 /**
- * The physics instance: per-world storage, options, the contact output and internal buffers.
+ * The physics instance: per-world storage, options and the contact output (its internal buffers are
+ * in `internal.ts`, out of the public types).
  * @module
  */
 import type { World } from 'bitecs';
 import type { PhysicsComponents, Vec3Store } from '../../components/index.js';
-import type { Grid, QueryOut } from '../broadphase/grid.js';
 
 /** Options of `createPhysics`. */
 export interface PhysicsOptions {
@@ -97,41 +97,12 @@ export interface Physics {
   integrate: boolean;
   validate: boolean;
   contactComponent: boolean;
-  /** Ticks stepped so far. */
-  tick: number;
+  /** Ticks stepped so far: advanced by each narrowphase run (one per tick), set by `restoreSnapshot`. */
+  readonly tick: number;
   /** All contacts of the last tick, sorted by (a, b). */
   readonly contacts: ContactList;
   /** Pairs that began touching in the last tick (sorted). */
   readonly began: PairList;
   /** Pairs that stopped touching in the last tick (sorted); pairs with a removed entity are dropped. */
   readonly ended: PairList;
-  /** Internal state; not part of the public API. */
-  readonly internal: PhysicsInternal;
-}
-
-/** Internal buffers of a physics instance. */
-export interface PhysicsInternal {
-  capacity: number;
-  /** Highest entity id that has been a body (scan bound). */
-  maxEid: number;
-  flags: Uint8Array;
-  /** Body flags of entities removed since the last narrowphase. */
-  purgeMark: Uint8Array;
-  /** Per entity: index in `contacts` of its primary contact this tick (valid while touching). */
-  primary: Uint32Array;
-  purgeList: IdList;
-  cellSize: number;
-  staticGrid: Grid;
-  staticDirty: boolean;
-  dynamicGrid: Grid;
-  query: QueryOut;
-  /** Candidate pairs from the broadphase, sorted by (a, b). */
-  pairs: PairList;
-  /** Previous tick's contact pairs. */
-  previous: PairList;
-  /** Entities holding the Contact component. */
-  touching: IdList;
-  /** Scratch: entities touching this tick. */
-  touchingNext: IdList;
-  unobserve: Array<() => void>;
 }

@@ -7,6 +7,7 @@ import { arenaSpec, reflectInBounds } from '../../src/scenes/arena.js';
 import { buildArena } from '../../src/scenes/buildArena.js';
 import { createRng } from '../../src/scenes/prng.js';
 import { createPhysics, hashPhysicsState, step, type Physics } from '../../src/index.js';
+import { internalsOf } from '../../src/world/internal.js';
 
 export interface ArenaRun {
   physics: Physics;
@@ -95,7 +96,7 @@ export function arenaShuffled(c: ArenaCase, shuffleSeed: number): ArenaRun {
       }
     }
   }
-  physics.internal.staticDirty = true;
+  internalsOf(physics).staticDirty = true;
   const sphereIds = Uint32Array.from({ length: spec.spheres.length }, (_, i) => m + 1 + i);
   return {
     physics,

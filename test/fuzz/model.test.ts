@@ -26,6 +26,7 @@ import {
   setRadius, setRotation, setVelocity, snapshotSize, step,
 } from '../../src/index.js';
 import { check, fail, libraryState, Model, storeQuat, type Q4, type Sut, type V3 } from './model.js';
+import { setTick } from '../../src/world/internal.js';
 
 // ---- Commands ----------------------------------------------------------------------------------
 
@@ -165,7 +166,7 @@ function run(s: Sut, c: Cmd): void {
       saveSnapshot(physics, s.buffer);
       const P = physics.components.Position;
       for (const e of model.bodies.keys()) P.x[e] += 1000;
-      physics.tick += 5;
+      setTick(physics, physics.tick + 5);
       restoreSnapshot(physics, s.buffer);
       const after = libraryState(s);
       if (after !== before) fail(`state after a snapshot round trip differs:\n${before}\n${after}`, s);

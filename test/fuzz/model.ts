@@ -8,6 +8,7 @@ import {
   castSphereBox, castSphereSphere, contactSphereBox, contactSphereSphere, ContactFlags,
   type BoxShape, type CastResult, type ContactResult, type Physics, type SphereShape,
 } from '../../src/index.js';
+import { internalsOf } from '../../src/world/internal.js';
 
 export type V3 = [number, number, number];
 export type Q4 = [number, number, number, number];
@@ -212,7 +213,7 @@ export function libraryState(s: Sut): string {
   const P = physics.components.Position;
   const parts: string[] = [`tick ${physics.tick}`];
   for (let i = 0; i < l.count; i++) parts.push(`${l.a[i]}-${l.b[i]} ${l.nx[i]} ${l.ny[i]} ${l.nz[i]} ${l.depth[i]} ${l.px[i]} ${l.py[i]} ${l.pz[i]} ${l.toi[i]} ${l.flags[i]}`);
-  for (const list of [physics.began, physics.ended, physics.internal.previous]) {
+  for (const list of [physics.began, physics.ended, internalsOf(physics).previous]) {
     parts.push(Array.from({ length: list.count }, (_, i) => `${list.a[i]}-${list.b[i]}`).join(' '));
   }
   for (const e of [...model.bodies.keys()].sort((a, b) => a - b)) {

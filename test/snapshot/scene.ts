@@ -11,6 +11,7 @@ import {
   addBox, addSphere, createPhysics, hashPhysicsState, setHalfExtents, setPosition, setRadius, setRotation,
   setVelocity, step, type Physics,
 } from '../../src/index.js';
+import { internalsOf } from '../../src/world/internal.js';
 
 export interface InputScene {
   world: World;
@@ -121,7 +122,7 @@ export function fullState(physics: Physics, ids: readonly number[]) {
     if (!hasComponent(physics.world, e, C)) continue;
     contact[e] = [C.other[e], C.count[e], C.nx[e], C.ny[e], C.nz[e], C.depth[e], C.toi[e], C.px[e], C.py[e], C.pz[e]];
   }
-  const internal = physics.internal;
+  const internal = internalsOf(physics);
   return {
     hash: hashPhysicsState(physics),
     tick: physics.tick,

@@ -11,6 +11,7 @@ import {
   setVelocity, snapshotSize, SnapshotMismatchError, step, type Physics, type SnapshotOptions,
 } from '../../src/index.js';
 import { buildInputScene, digest, fullState } from './scene.js';
+import { internalsOf } from '../../src/world/internal.js';
 
 const HEADER = 80;
 
@@ -75,7 +76,7 @@ describe('round trip', () => {
     }
     restoreSnapshot(s.physics, snap);
     expect(s.physics.tick).toBe(0);
-    expect(s.physics.internal.cellSize).toBe(0);
+    expect(internalsOf(s.physics).cellSize).toBe(0);
     for (let t = 0; t < 20; t++) {
       s.tick(t);
       expect(digest(s.physics, s.ids)).toBe(first[t]);
