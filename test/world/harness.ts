@@ -23,6 +23,7 @@ import {
   type ExpectedContact,
   type ExpectedTick,
 } from '../oracle/bruteForce.js';
+import { addRawBody } from '../support/bodies.js';
 
 // ---------------------------------------------------------------------------------------------
 // Reading outputs
@@ -264,46 +265,17 @@ export function scenarioArb(options: { maxBodies?: number; maxTicks?: number; la
 // Running a scenario
 
 export function addSpec(physics: Physics, b: BodySpec): number {
-  const filter = { ...(b.group !== null ? { group: b.group } : {}), ...(b.mask !== null ? { mask: b.mask } : {}) };
-  if (!b.raw) {
-    const common = { position: b.pos, ...(b.vel ? { velocity: b.vel } : {}), sensor: b.sensor, ...filter };
-    return b.kind === 'sphere'
-      ? addSphere(physics, { ...common, radius: b.radius })
-      : addBox(physics, { ...common, halfExtents: b.half, rotation: b.rot });
+  const common = {
+    position: b.pos, ...(b.vel ? { velocity: b.vel } : {}), sensor: b.sensor,
+    ...(b.group !== null ? { group: b.group } : {}), ...(b.mask !== null ? { mask: b.mask } : {}),
+  };
+  if (b.raw) {
+    const shape = b.kind === 'sphere' ? { radius: b.radius } : { halfExtents: b.half, rotation: b.rot };
+    return addRawBody(physics, { shape: b.kind, ...common, ...shape });
   }
-  const { world, components: c } = physics;
-  const eid = addEntity(world);
-  addComponent(world, eid, c.Position);
-  c.Position.x[eid] = b.pos[0];
-  c.Position.y[eid] = b.pos[1];
-  c.Position.z[eid] = b.pos[2];
-  if (b.vel) {
-    addComponent(world, eid, c.Velocity);
-    c.Velocity.x[eid] = b.vel[0];
-    c.Velocity.y[eid] = b.vel[1];
-    c.Velocity.z[eid] = b.vel[2];
-  }
-  if (b.group !== null || b.mask !== null) {
-    addComponent(world, eid, c.CollisionFilter);
-    c.CollisionFilter.group[eid] = b.group ?? 1;
-    c.CollisionFilter.mask[eid] = b.mask ?? 0xffffffff;
-  }
-  if (b.sensor) addComponent(world, eid, c.Sensor);
-  if (b.kind === 'sphere') {
-    addComponent(world, eid, c.Sphere);
-    c.Sphere.radius[eid] = b.radius;
-  } else {
-    addComponent(world, eid, c.Box);
-    c.Box.hx[eid] = b.half[0];
-    c.Box.hy[eid] = b.half[1];
-    c.Box.hz[eid] = b.half[2];
-    // Raw writes keep the quaternion as given (not normalised): the pipeline normalises it.
-    c.Box.qx[eid] = b.rot[0];
-    c.Box.qy[eid] = b.rot[1];
-    c.Box.qz[eid] = b.rot[2];
-    c.Box.qw[eid] = b.rot[3];
-  }
-  return eid;
+  return b.kind === 'sphere'
+    ? addSphere(physics, { ...common, radius: b.radius })
+    : addBox(physics, { ...common, halfExtents: b.half, rotation: b.rot });
 }
 
 /** One live instance of a scenario: a world, its physics, the oracle tracker and the entity list. */

@@ -1,0 +1,67 @@
+/**
+ * Bodies made by raw bitecs calls (`addEntity`, `addComponent`, then plain writes into the stores)
+ * instead of the helpers (`addSphere`, `addBox`): the path a user takes who builds entities directly.
+ * Values are written exactly as given (a rotation is not normalised; fields left out keep whatever the
+ * store holds, e.g. qw = 1 for a new Box), so the same numbers give the same bits as the helpers.
+ */
+import { addComponent, addEntity } from 'bitecs';
+import type { Physics } from '../../src/index.js';
+import type { QuatTuple, Vec3Tuple } from '../../src/scenes/sceneFile.js';
+
+/** The documented CollisionFilter defaults, written for the half of a filter a body leaves out. */
+const DEFAULT_GROUP = 1;
+const DEFAULT_MASK = 0xffffffff;
+
+/** One body as plain data. Every field is optional; a field left out is not written. */
+export interface RawBody {
+  shape: 'sphere' | 'box';
+  position?: Vec3Tuple;
+  /** Adds Velocity. */
+  velocity?: Vec3Tuple;
+  radius?: number;
+  halfExtents?: Vec3Tuple;
+  /** Stored as given (the pipeline normalises where it uses it). */
+  rotation?: QuatTuple;
+  /** Either one adds CollisionFilter; the other then takes its default (group 1, mask 0xffffffff). */
+  group?: number;
+  mask?: number;
+  /** Adds Sensor. */
+  sensor?: boolean;
+}
+
+function hasFilter(b: RawBody): boolean {
+  return b.group !== undefined || b.mask !== undefined;
+}
+
+/**
+ * Writes a body's data straight into the stores. Its components must exist already: a store may
+ * grow while components are added, so write after the last `addComponent`.
+ */
+export function writeBody(physics: Physics, eid: number, b: RawBody): void {
+  const c = physics.components;
+  if (b.position) [c.Position.x[eid], c.Position.y[eid], c.Position.z[eid]] = b.position;
+  if (b.velocity) [c.Velocity.x[eid], c.Velocity.y[eid], c.Velocity.z[eid]] = b.velocity;
+  if (hasFilter(b)) {
+    c.CollisionFilter.group[eid] = b.group ?? DEFAULT_GROUP;
+    c.CollisionFilter.mask[eid] = b.mask ?? DEFAULT_MASK;
+  }
+  if (b.radius !== undefined) c.Sphere.radius[eid] = b.radius;
+  if (b.halfExtents) [c.Box.hx[eid], c.Box.hy[eid], c.Box.hz[eid]] = b.halfExtents;
+  if (b.rotation) [c.Box.qx[eid], c.Box.qy[eid], c.Box.qz[eid], c.Box.qw[eid]] = b.rotation;
+}
+
+/**
+ * A new entity with the body's components attached by `addComponent` (Position, Velocity,
+ * CollisionFilter, Sensor as the body asks, the shape last) and its data written by `writeBody`.
+ */
+export function addRawBody(physics: Physics, b: RawBody): number {
+  const { world, components: c } = physics;
+  const eid = addEntity(world);
+  addComponent(world, eid, c.Position);
+  if (b.velocity) addComponent(world, eid, c.Velocity);
+  if (hasFilter(b)) addComponent(world, eid, c.CollisionFilter);
+  if (b.sensor) addComponent(world, eid, c.Sensor);
+  addComponent(world, eid, b.shape === 'sphere' ? c.Sphere : c.Box);
+  writeBody(physics, eid, b);
+  return eid;
+}
