@@ -3,11 +3,12 @@
  * the same entity ids created in a shuffled order, and a helper that steps it and hashes.
  */
 import { addComponent, addEntity, createWorld } from 'bitecs';
-import { arenaSpec, reflectInBounds } from '../../src/scenes/arena.js';
+import { arenaSpec } from '../../src/scenes/arena.js';
 import { buildArena } from '../../src/scenes/buildArena.js';
 import { createRng, type Rng } from '../../src/scenes/prng.js';
 import { createPhysics, hashPhysicsState, step, type Physics } from '../../src/index.js';
 import { writeBody } from '../support/bodies.js';
+import { reflectArena } from '../support/worlds.js';
 
 export interface ArenaRun {
   physics: Physics;
@@ -71,7 +72,7 @@ export function arenaShuffled(c: ArenaCase, shuffleSeed: number): ArenaRun {
     physics,
     tick: () => {
       step(physics);
-      reflectInBounds(physics.components.Position, physics.components.Velocity, sphereIds, sphereIds.length, spec.size);
+      reflectArena({ physics, sphereIds, spec });
     },
   };
 }
