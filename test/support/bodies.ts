@@ -12,25 +12,44 @@ import type { QuatTuple, Vec3Tuple } from '../../src/scenes/sceneFile.js';
 const DEFAULT_GROUP = 1;
 const DEFAULT_MASK = 0xffffffff;
 
-/** One body as plain data. Every field is optional; a field left out is not written. */
+/**
+ * A body of either shape as plain data, every field present: a sphere ignores `halfExtents` and
+ * `rotation`, a box ignores `radius`. Used by the random scenarios and by the brute-force models.
+ */
+export interface BodyData {
+  shape: 'sphere' | 'box';
+  position: Vec3Tuple;
+  /** null: no Velocity component. */
+  velocity: Vec3Tuple | null;
+  radius: number;
+  halfExtents: Vec3Tuple;
+  /** As stored (not normalised). */
+  rotation: QuatTuple;
+  sensor: boolean;
+}
+
+/**
+ * One body for raw writes. Every field but the shape is optional; a field left out is not written,
+ * nor is a field of the other shape (a sphere's halfExtents, a box's radius).
+ */
 export interface RawBody {
   shape: 'sphere' | 'box';
   position?: Vec3Tuple;
-  /** Adds Velocity. */
-  velocity?: Vec3Tuple;
+  /** Adds Velocity (null or absent: none). */
+  velocity?: Vec3Tuple | null;
   radius?: number;
   halfExtents?: Vec3Tuple;
   /** Stored as given (the pipeline normalises where it uses it). */
   rotation?: QuatTuple;
   /** Either one adds CollisionFilter; the other then takes its default (group 1, mask 0xffffffff). */
-  group?: number;
-  mask?: number;
+  group?: number | null;
+  mask?: number | null;
   /** Adds Sensor. */
   sensor?: boolean;
 }
 
 function hasFilter(b: RawBody): boolean {
-  return b.group !== undefined || b.mask !== undefined;
+  return (b.group ?? null) !== null || (b.mask ?? null) !== null;
 }
 
 /**
@@ -45,7 +64,10 @@ export function writeBody(physics: Physics, eid: number, b: RawBody): void {
     c.CollisionFilter.group[eid] = b.group ?? DEFAULT_GROUP;
     c.CollisionFilter.mask[eid] = b.mask ?? DEFAULT_MASK;
   }
-  if (b.radius !== undefined) c.Sphere.radius[eid] = b.radius;
+  if (b.shape === 'sphere') {
+    if (b.radius !== undefined) c.Sphere.radius[eid] = b.radius;
+    return;
+  }
   if (b.halfExtents) [c.Box.hx[eid], c.Box.hy[eid], c.Box.hz[eid]] = b.halfExtents;
   if (b.rotation) [c.Box.qx[eid], c.Box.qy[eid], c.Box.qz[eid], c.Box.qw[eid]] = b.rotation;
 }

@@ -157,12 +157,12 @@ describe('removal', () => {
     let seed = 99;
     const rnd = () => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32);
     const body = () => ({
-      kind: rnd() < 0.7 ? ('sphere' as const) : ('box' as const),
-      pos: [Math.floor(rnd() * 7) - 3, Math.floor(rnd() * 7) - 3, Math.floor(rnd() * 3) - 1] as [number, number, number],
-      vel: rnd() < 0.5 ? null : ([Math.floor(rnd() * 5) - 2, Math.floor(rnd() * 5) - 2, 0] as [number, number, number]),
+      shape: rnd() < 0.7 ? ('sphere' as const) : ('box' as const),
+      position: [Math.floor(rnd() * 7) - 3, Math.floor(rnd() * 7) - 3, Math.floor(rnd() * 3) - 1] as [number, number, number],
+      velocity: rnd() < 0.5 ? null : ([Math.floor(rnd() * 5) - 2, Math.floor(rnd() * 5) - 2, 0] as [number, number, number]),
       radius: [0, 0.5, 1][Math.floor(rnd() * 3)],
-      half: [1, 0.5, 1] as [number, number, number],
-      rot: [0, 0, 0, 1] as [number, number, number, number],
+      halfExtents: [1, 0.5, 1] as [number, number, number],
+      rotation: [0, 0, 0, 1] as [number, number, number, number],
       group: null, mask: null, sensor: rnd() < 0.1, raw: rnd() < 0.3,
     });
     const sc: Scenario = { continuous: true, dt: 1, cellSize: null, bodies: Array.from({ length: 20 }, body), ticks: [] };
