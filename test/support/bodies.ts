@@ -5,7 +5,7 @@
  * store holds, e.g. qw = 1 for a new Box), so the same numbers give the same bits as the helpers.
  */
 import { addComponent, addEntity } from 'bitecs';
-import type { Physics } from '../../src/index.js';
+import { addBox, addSphere, type Physics } from '../../src/index.js';
 import type { QuatTuple, Vec3Tuple } from '../../src/scenes/sceneFile.js';
 
 /** The documented CollisionFilter defaults, written for the half of a filter a body leaves out. */
@@ -86,4 +86,14 @@ export function addRawBody(physics: Physics, b: RawBody): number {
   addComponent(world, eid, b.shape === 'sphere' ? c.Sphere : c.Box);
   writeBody(physics, eid, b);
   return eid;
+}
+
+/**
+ * The smallest touching scene, made by the helpers: a unit box at the origin, then a unit sphere at
+ * (0, 1.5, 0) sunk 0.5 into its top face (sphere–box contact, normal +y, depth 0.5).
+ */
+export function addSphereOnBox(physics: Physics): { box: number; sphere: number } {
+  const box = addBox(physics, { position: [0, 0, 0], halfExtents: [1, 1, 1] });
+  const sphere = addSphere(physics, { position: [0, 1.5, 0], radius: 1 });
+  return { box, sphere };
 }

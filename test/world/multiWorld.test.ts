@@ -4,8 +4,9 @@
  */
 import { createWorld } from 'bitecs';
 import { describe, expect, it } from 'vitest';
-import { addBox, addSphere, createPhysics, hashPhysicsState, removeBody, step, type Physics } from '../../src/index.js';
+import { addSphere, createPhysics, hashPhysicsState, removeBody, step, type Physics } from '../../src/index.js';
 import { buildArena } from '../../src/scenes/buildArena.js';
+import { addSphereOnBox } from '../support/bodies.js';
 import { phaseSystems, reflectArena } from '../support/worlds.js';
 import { readContacts, readPairs } from './harness.js';
 
@@ -73,8 +74,7 @@ describe('many worlds at once', () => {
   it('removing bodies in one world does not affect another world with the same ids', () => {
     const make = () => {
       const physics = createPhysics(createWorld(), { dt: 1 });
-      addBox(physics, { position: [0, 0, 0], halfExtents: [1, 1, 1] });
-      addSphere(physics, { position: [0, 1.5, 0], radius: 1 });
+      addSphereOnBox(physics);
       addSphere(physics, { position: [0, -1.5, 0], radius: 1 });
       return physics;
     };
@@ -95,8 +95,7 @@ describe('many worlds at once', () => {
     const p1 = createPhysics(world, { dt: 1 });
     const p2 = createPhysics(world, { dt: 1 });
     const s = addSphere(p1, { position: [0, 0, 0], radius: 1 });
-    addBox(p2, { position: [0, 0, 0], halfExtents: [1, 1, 1] });
-    const s2 = addSphere(p2, { position: [0, 1.5, 0], radius: 1 });
+    const { sphere: s2 } = addSphereOnBox(p2);
     step(p1);
     step(p2);
     expect(p1.contacts.count).toBe(0);
