@@ -1,8 +1,10 @@
 /**
- * Bodies made by raw bitecs calls (`addEntity`, `addComponent`, then plain writes into the stores)
- * instead of the helpers (`addSphere`, `addBox`): the path a user takes who builds entities directly.
- * Values are written exactly as given (a rotation is not normalised; fields left out keep whatever the
- * store holds, e.g. qw = 1 for a new Box), so the same numbers give the same bits as the helpers.
+ * Bodies for the tests: a body as plain data (`BodyData`), bodies made by raw bitecs calls
+ * (`addEntity`, `addComponent`, then plain writes into the stores) instead of the helpers
+ * (`addSphere`, `addBox`), the path a user takes who builds entities directly, and the smallest
+ * touching scene (`addSphereOnBox`).
+ * Raw writes store values exactly as given (a rotation is not normalised; fields left out keep what
+ * the store holds, e.g. qw = 1 for a new Box), so the same numbers give the same bits as the helpers.
  */
 import { addComponent, addEntity } from 'bitecs';
 import { addBox, addSphere, type Physics } from '../../src/index.js';
