@@ -2,33 +2,31 @@
 import { describe, expect, it } from 'vitest';
 import { createProgress } from '../../src/cli/progress.js';
 
-function fakeStream(isTTY: boolean) {
+/**
+ * Runs a progress report over `total` ticks, tick k finishing at k × `msPerTick` on a fake clock, then
+ * finishes it; returns what was written to a fake stream (a terminal when `isTTY`).
+ */
+function writesOf(o: { isTTY: boolean; total: number; msPerTick: number; enabled?: boolean }): string[] {
   const writes: string[] = [];
-  return { writes, stream: { isTTY, write: (t: string) => writes.push(t) } };
+  const stream = { isTTY: o.isTTY, write: (text: string) => writes.push(text) };
+  let t = 0;
+  const p = createProgress({ total: o.total, stream, enabled: o.enabled ?? true, now: () => t });
+  for (let k = 1; k <= o.total; k++) {
+    t = k * o.msPerTick;
+    p.update(k);
+  }
+  p.finish();
+  return writes;
 }
 
 describe('progress', () => {
   it('prints nothing during the first second', () => {
-    const { writes, stream } = fakeStream(false);
-    let t = 0;
-    const p = createProgress({ total: 100, stream, enabled: true, now: () => t });
-    for (let k = 1; k <= 100; k++) {
-      t = k * 5; // 0.5 s in all
-      p.update(k);
-    }
-    p.finish();
-    expect(writes).toEqual([]);
+    // 0.5 s in all
+    expect(writesOf({ isTTY: false, total: 100, msPerTick: 5 })).toEqual([]);
   });
 
   it('not a terminal: one line per 10 % once the run is long', () => {
-    const { writes, stream } = fakeStream(false);
-    let t = 0;
-    const p = createProgress({ total: 1000, stream, enabled: true, now: () => t });
-    for (let k = 1; k <= 1000; k++) {
-      t = k * 10;
-      p.update(k);
-    }
-    p.finish();
+    const writes = writesOf({ isTTY: false, total: 1000, msPerTick: 10 });
     // The first second covers 10 %, so lines start at 10 % (tick 100, t = 1 s) and end at 100 %.
     expect(writes).toHaveLength(10);
     expect(writes[0]).toBe('progress: tick 100/1000 (10%), 10.00 ms/tick\n');
@@ -36,14 +34,8 @@ describe('progress', () => {
   });
 
   it('terminal: rewrites one line at most every 200 ms and erases it at the end', () => {
-    const { writes, stream } = fakeStream(true);
-    let t = 0;
-    const p = createProgress({ total: 1000, stream, enabled: true, now: () => t });
-    for (let k = 1; k <= 1000; k++) {
-      t = k * 3; // 3 s in all: reports from 1 s on, every 200 ms
-      p.update(k);
-    }
-    p.finish();
+    // 3 s in all: reports from 1 s on, every 200 ms
+    const writes = writesOf({ isTTY: true, total: 1000, msPerTick: 3 });
     expect(writes.length).toBeGreaterThanOrEqual(10);
     expect(writes.length).toBeLessThanOrEqual(12);
     expect(writes.slice(0, -1).every((w) => w.startsWith('\r') && !w.includes('\n'))).toBe(true);
@@ -51,14 +43,6 @@ describe('progress', () => {
   });
 
   it('--no-progress: nothing', () => {
-    const { writes, stream } = fakeStream(true);
-    let t = 0;
-    const p = createProgress({ total: 10, stream, enabled: false, now: () => t });
-    for (let k = 1; k <= 10; k++) {
-      t = k * 1000;
-      p.update(k);
-    }
-    p.finish();
-    expect(writes).toEqual([]);
+    expect(writesOf({ isTTY: true, total: 10, msPerTick: 1000, enabled: false })).toEqual([]);
   });
 });

@@ -3,11 +3,13 @@
  * the same entity ids created in a shuffled order, and a helper that steps it and hashes.
  */
 import { addComponent, addEntity, createWorld } from 'bitecs';
-import { arenaSpec, reflectInBounds } from '../../src/scenes/arena.js';
+import { arenaSpec } from '../../src/scenes/arena.js';
 import { buildArena } from '../../src/scenes/buildArena.js';
-import { createRng } from '../../src/scenes/prng.js';
+import { createRng, type Rng } from '../../src/scenes/prng.js';
 import { createPhysics, hashPhysicsState, step, type Physics } from '../../src/index.js';
 import { internalsOf } from '../../src/world/internal.js';
+import { writeBody } from '../support/bodies.js';
+import { reflectArena } from '../support/worlds.js';
 
 export interface ArenaRun {
   physics: Physics;
@@ -27,8 +29,8 @@ export function arenaInOrder(c: ArenaCase): ArenaRun {
   return { physics: a.physics, tick: a.tick };
 }
 
-function shuffle<T>(items: T[], seed: number): T[] {
-  const rng = createRng(seed);
+/** Fisher–Yates shuffle in place, drawing from `rng`. */
+function shuffle<T>(items: T[], rng: Rng): T[] {
   for (let i = items.length - 1; i > 0; i--) {
     const j = Math.floor(rng.next() * (i + 1));
     const t = items[i];
@@ -51,50 +53,19 @@ export function arenaShuffled(c: ArenaCase, shuffleSeed: number): ArenaRun {
   const total = m + spec.spheres.length;
   for (let i = 0; i < total; i++) addEntity(world);
   const C = physics.components;
-  const order = shuffle(Array.from({ length: total }, (_, i) => i), shuffleSeed);
+  const order = shuffle(Array.from({ length: total }, (_, i) => i), createRng(shuffleSeed));
   const compOrder = createRng(shuffleSeed ^ 0x5bd1e995);
   for (const i of order) {
     const eid = i + 1;
     const comps: object[] = i < m ? [C.Position, C.Box] : [C.Position, C.Velocity, C.Sphere];
     if (i >= m && !c.sphereSphere) comps.push(C.CollisionFilter);
-    for (let k = comps.length - 1; k > 0; k--) {
-      const j = Math.floor(compOrder.next() * (k + 1));
-      const t = comps[k];
-      comps[k] = comps[j];
-      comps[j] = t;
-    }
-    for (const comp of comps) addComponent(world, eid, comp);
+    for (const comp of shuffle(comps, compOrder)) addComponent(world, eid, comp);
   }
   // Data after all components exist (a store may have grown while they were added).
   for (let i = 0; i < total; i++) {
-    const eid = i + 1;
-    if (i < m) {
-      const b = spec.boxes[i];
-      C.Position.x[eid] = b.position[0];
-      C.Position.y[eid] = b.position[1];
-      C.Position.z[eid] = b.position[2];
-      C.Box.hx[eid] = b.halfExtents[0];
-      C.Box.hy[eid] = b.halfExtents[1];
-      C.Box.hz[eid] = b.halfExtents[2];
-      // addBox stores the rotation as given, so writing the same numbers gives the same bits.
-      C.Box.qx[eid] = b.rotation[0];
-      C.Box.qy[eid] = b.rotation[1];
-      C.Box.qz[eid] = b.rotation[2];
-      C.Box.qw[eid] = b.rotation[3];
-    } else {
-      const s = spec.spheres[i - m];
-      C.Position.x[eid] = s.position[0];
-      C.Position.y[eid] = s.position[1];
-      C.Position.z[eid] = s.position[2];
-      C.Velocity.x[eid] = s.velocity[0];
-      C.Velocity.y[eid] = s.velocity[1];
-      C.Velocity.z[eid] = s.velocity[2];
-      C.Sphere.radius[eid] = s.radius;
-      if (!c.sphereSphere) {
-        C.CollisionFilter.group[eid] = 2;
-        C.CollisionFilter.mask[eid] = 1;
-      }
-    }
+    // Box rotations are written as given: addBox stores them so, hence the same numbers give the same bits.
+    if (i < m) writeBody(physics, i + 1, { shape: 'box', ...spec.boxes[i] });
+    else writeBody(physics, i + 1, { shape: 'sphere', ...spec.spheres[i - m], ...(c.sphereSphere ? {} : { group: 2, mask: 1 }) });
   }
   internalsOf(physics).staticDirty = true;
   const sphereIds = Uint32Array.from({ length: spec.spheres.length }, (_, i) => m + 1 + i);
@@ -102,7 +73,7 @@ export function arenaShuffled(c: ArenaCase, shuffleSeed: number): ArenaRun {
     physics,
     tick: () => {
       step(physics);
-      reflectInBounds(physics.components.Position, physics.components.Velocity, sphereIds, sphereIds.length, spec.size);
+      reflectArena({ physics, sphereIds, spec });
     },
   };
 }

@@ -15,7 +15,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createRng, randomQuat } from '../../src/scenes/prng.js';
 import { addBox, addSphere, createPhysics, step } from '../../src/index.js';
-import { check, Model, storeQuat, type Sut, type V3 } from './model.js';
+import { addBody, check, Model, type Sut, type V3 } from './model.js';
 
 const CENTRES = [0, 1e3, 1e6];
 const RADII = [1, 1e-2, 1e-4];
@@ -56,12 +56,10 @@ function cluster(seed: number, centre: number, r: number, speed: number, continu
     if (i % 5 === 4) {
       const h: V3 = [r * rng.range(0.5, 3), r * rng.range(0.5, 3), r * rng.range(0.05, 3)];
       const q = rng.next() < 0.5 ? randomQuat(rng) : null;
-      const eid = addBox(physics, { position: p, halfExtents: h, ...(v ? { velocity: v } : {}), ...(q ? { rotation: q } : {}) });
-      s.model.bodies.set(eid, { kind: 'box', p, v, r: 0, h, q: q ? storeQuat(q) : [0, 0, 0, 1], sensor: false, group: 1, mask: 0xffffffff });
+      addBody(s, { shape: 'box', position: p, velocity: v, radius: 0, halfExtents: h, rotation: q, sensor: false });
     } else {
       const radius = r * rng.range(0.5, 2);
-      const eid = addSphere(physics, { position: p, radius, ...(v ? { velocity: v } : {}) });
-      s.model.bodies.set(eid, { kind: 'sphere', p, v, r: radius, h: [0, 0, 0], q: [0, 0, 0, 1], sensor: false, group: 1, mask: 0xffffffff });
+      addBody(s, { shape: 'sphere', position: p, velocity: v, radius, halfExtents: [0, 0, 0], rotation: null, sensor: false });
     }
   }
   for (let t = 0; t < 4; t++) {

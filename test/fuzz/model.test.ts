@@ -22,10 +22,10 @@ import { createWorld, removeComponent } from 'bitecs';
 import fc from 'fast-check';
 import { afterAll, describe, it } from 'vitest';
 import {
-  addBox, addSphere, createPhysics, removeBody, restoreSnapshot, saveSnapshot, setHalfExtents, setPosition,
+  createPhysics, removeBody, restoreSnapshot, saveSnapshot, setHalfExtents, setPosition,
   setRadius, setRotation, setVelocity, snapshotSize, step,
 } from '../../src/index.js';
-import { check, fail, libraryState, Model, storeQuat, type Q4, type Sut, type V3 } from './model.js';
+import { addBody, check, fail, libraryState, Model, storeQuat, type Q4, type Sut, type V3 } from './model.js';
 import { setTick } from '../../src/world/internal.js';
 
 // ---- Commands ----------------------------------------------------------------------------------
@@ -91,100 +91,84 @@ function run(s: Sut, c: Cmd): void {
   const { physics, model } = s;
   switch (c.t) {
     case 'sphere':
-    case 'box': {
-      const common = {
-        position: c.p, sensor: c.sensor,
-        ...(c.v ? { velocity: c.v } : {}),
-        ...(c.filter ? { group: c.filter[0], mask: c.filter[1] } : {}),
-      };
-      const eid = c.t === 'sphere'
-        ? addSphere(physics, { ...common, radius: c.r })
-        : addBox(physics, { ...common, halfExtents: c.h, ...(c.q ? { rotation: c.q } : {}) });
-      if (model.bodies.has(eid)) fail(`new body got the id ${eid} of a live body`, s);
-      model.bodies.set(eid, {
-        kind: c.t, p: [...c.p], v: c.v ? [...c.v] : null,
-        r: c.t === 'sphere' ? c.r : 0, h: c.t === 'box' ? [...c.h] : [0, 0, 0],
-        q: c.t === 'box' && c.q ? storeQuat(c.q) : [0, 0, 0, 1],
-        sensor: c.sensor, group: c.filter ? c.filter[0] : 1, mask: c.filter ? c.filter[1] : 0xffffffff,
-      });
+      addBody(s, { shape: 'sphere', position: c.p, velocity: c.v, radius: c.r, halfExtents: [0, 0, 0], rotation: null, sensor: c.sensor, filter: c.filter });
       return;
-    }
-    case 'remove': {
-      const e = pick(s, c.i);
-      if (e === undefined) return;
+    case 'box':
+      addBody(s, { shape: 'box', position: c.p, velocity: c.v, radius: 0, halfExtents: c.h, rotation: c.q, sensor: c.sensor, filter: c.filter });
+      return;
+    case 'snapshot':
+      snapshotRoundTrip(s);
+      return;
+    case 'step':
+      for (let k = 0; k < c.n; k++) stepAndCount(s);
+      return;
+  }
+  // The commands on one body: picked among the live ones (nothing to do when there are none).
+  const e = pick(s, c.i);
+  if (e === undefined) return;
+  const b = model.bodies.get(e)!;
+  switch (c.t) {
+    case 'remove':
       removeBody(physics, e);
       model.bodies.delete(e);
       model.removed.add(e);
       return;
-    }
-    case 'move': {
-      const e = pick(s, c.i);
-      if (e === undefined) return;
-      setPosition(physics, e, [c.p[0], c.p[1], c.p[2]]);
-      model.bodies.get(e)!.p = [...c.p];
+    case 'move':
+      setPosition(physics, e, c.p);
+      b.position = [...c.p];
       return;
-    }
-    case 'resize': {
-      const e = pick(s, c.i);
-      if (e === undefined) return;
-      const b = model.bodies.get(e)!;
-      if (b.kind === 'sphere') {
+    case 'resize':
+      if (b.shape === 'sphere') {
         setRadius(physics, e, c.r);
-        b.r = c.r;
+        b.radius = c.r;
       } else {
-        setHalfExtents(physics, e, [c.h[0], c.h[1], c.h[2]]);
-        b.h = [...c.h];
+        setHalfExtents(physics, e, c.h);
+        b.halfExtents = [...c.h];
       }
       return;
-    }
-    case 'rotate': {
-      const e = pick(s, c.i);
-      if (e === undefined || model.bodies.get(e)!.kind !== 'box') return;
+    case 'rotate':
+      if (b.shape !== 'box') return;
       setRotation(physics, e, c.q);
-      model.bodies.get(e)!.q = storeQuat(c.q);
+      b.rotation = storeQuat(c.q);
       return;
-    }
-    case 'velocity': {
-      const e = pick(s, c.i);
-      if (e === undefined) return;
-      setVelocity(physics, e, [c.v[0], c.v[1], c.v[2]]);
-      model.bodies.get(e)!.v = [...c.v];
-      return;
-    }
-    case 'stop': {
-      const e = pick(s, c.i);
-      if (e === undefined || model.bodies.get(e)!.v === null) return;
+    case 'stop':
+      if (b.velocity === null) return;
       removeComponent(s.world, e, physics.components.Velocity);
-      model.bodies.get(e)!.v = null;
+      b.velocity = null;
       return;
-    }
-    case 'snapshot': {
-      // Round trip through a snapshot, with the live state scribbled over in between.
-      const n = snapshotSize(physics);
-      if (s.buffer.length < n) s.buffer = new Uint8Array(2 * n);
-      const before = libraryState(s);
-      saveSnapshot(physics, s.buffer);
-      const P = physics.components.Position;
-      for (const e of model.bodies.keys()) P.x[e] += 1000;
-      setTick(physics, physics.tick + 5);
-      restoreSnapshot(physics, s.buffer);
-      const after = libraryState(s);
-      if (after !== before) fail(`state after a snapshot round trip differs:\n${before}\n${after}`, s);
-      return;
-    }
-    case 'step':
-      for (let k = 0; k < c.n; k++) {
-        step(physics);
-        model.step();
-        check(s);
-        stats.steps++;
-        stats.contacts += model.contacts.length;
-        stats.swept += model.contacts.filter((x) => x.toi > 0).length;
-        stats.boxContacts += model.contacts.filter((x) => model.bodies.get(x.b)?.kind === 'box').length;
-        stats.began += model.began.length;
-        stats.ended += model.ended.length;
-      }
+    case 'velocity':
+      setVelocity(physics, e, c.v);
+      b.velocity = [...c.v];
   }
+}
+
+/** Round trip through a snapshot, with the live state scribbled over in between. */
+function snapshotRoundTrip(s: Sut): void {
+  const { physics, model } = s;
+  const n = snapshotSize(physics);
+  if (s.buffer.length < n) s.buffer = new Uint8Array(2 * n);
+  const before = libraryState(s);
+  saveSnapshot(physics, s.buffer);
+  const P = physics.components.Position;
+  for (const e of model.bodies.keys()) P.x[e] += 1000;
+  setTick(physics, physics.tick + 5);
+  restoreSnapshot(physics, s.buffer);
+  const after = libraryState(s);
+  if (after !== before) fail(`state after a snapshot round trip differs:\n${before}\n${after}`, s);
+}
+
+/** One step of the library and of the model, checked, and counted in `stats`. */
+function stepAndCount(s: Sut): void {
+  const { physics, model } = s;
+  step(physics);
+  model.step();
+  check(s);
+  stats.steps++;
+  stats.contacts += model.contacts.length;
+  stats.swept += model.contacts.filter((x) => x.toi > 0).length;
+  stats.boxContacts += model.contacts.filter((x) => model.bodies.get(x.b)?.shape === 'box').length;
+  stats.began += model.began.length;
+  stats.ended += model.ended.length;
 }
 
 function runSequence(cmds: Cmd[], continuous: boolean, capacity: number): void {

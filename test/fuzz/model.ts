@@ -5,22 +5,18 @@
  */
 import { hasComponent, type World } from 'bitecs';
 import {
-  castSphereBox, castSphereSphere, contactSphereBox, contactSphereSphere, ContactFlags,
+  addBox, addSphere, castSphereBox, castSphereSphere, contactSphereBox, contactSphereSphere, ContactFlags,
   type BoxShape, type CastResult, type ContactResult, type Physics, type SphereShape,
 } from '../../src/index.js';
 import { internalsOf } from '../../src/world/internal.js';
+import type { QuatTuple, Vec3Tuple } from '../../src/scenes/sceneFile.js';
+import type { BodyData } from '../support/bodies.js';
 
-export type V3 = [number, number, number];
-export type Q4 = [number, number, number, number];
+export type V3 = Vec3Tuple;
+export type Q4 = QuatTuple;
 
-export interface MBody {
-  kind: 'sphere' | 'box';
-  p: V3;
-  v: V3 | null;
-  r: number;
-  h: V3;
-  q: Q4;
-  sensor: boolean;
+/** The model's copy of a body: its data, with the filter's defaults filled in. */
+export interface MBody extends BodyData {
   group: number;
   mask: number;
 }
@@ -61,8 +57,9 @@ export class Model {
   constructor(readonly dt: number, readonly continuous: boolean) {}
 
   motion(b: MBody): V3 {
-    if (b.v === null || !this.continuous) return [0, 0, 0];
-    return [b.v[0] * this.dt, b.v[1] * this.dt, b.v[2] * this.dt];
+    const v = b.velocity;
+    if (v === null || !this.continuous) return [0, 0, 0];
+    return [v[0] * this.dt, v[1] * this.dt, v[2] * this.dt];
   }
 
   step(): void {
@@ -76,11 +73,11 @@ export class Model {
     const out: MContact[] = [];
     for (const a of ids) {
       const A = this.bodies.get(a)!;
-      if (A.kind !== 'sphere') continue;
+      if (A.shape !== 'sphere') continue;
       for (const b of ids) {
         if (b === a) continue;
         const B = this.bodies.get(b)!;
-        if (B.kind === 'sphere' && b < a) continue;
+        if (B.shape === 'sphere' && b < a) continue;
         if ((A.group & B.mask) === 0 || (B.group & A.mask) === 0) continue;
         const mA = this.motion(A);
         const mB = this.motion(B);
@@ -88,17 +85,17 @@ export class Model {
         const movingB = mB[0] !== 0 || mB[1] !== 0 || mB[2] !== 0;
         const m = { x: mA[0] - mB[0], y: mA[1] - mB[1], z: mA[2] - mB[2] };
         const moving = (movingA || movingB) && (m.x !== 0 || m.y !== 0 || m.z !== 0);
-        const sa: SphereShape = { center: { x: A.p[0], y: A.p[1], z: A.p[2] }, radius: A.r };
+        const sa: SphereShape = { center: { x: A.position[0], y: A.position[1], z: A.position[2] }, radius: A.radius };
         let hit = 0; // 1 contact, 2 cast
-        if (B.kind === 'sphere') {
-          const sb: SphereShape = { center: { x: B.p[0], y: B.p[1], z: B.p[2] }, radius: B.r };
+        if (B.shape === 'sphere') {
+          const sb: SphereShape = { center: { x: B.position[0], y: B.position[1], z: B.position[2] }, radius: B.radius };
           if (contactSphereSphere(sa, sb, contact)) hit = 1;
           else if (moving && castSphereSphere(sa, m, sb, cast)) hit = 2;
         } else {
-          const q = useQuat(B.q);
+          const q = useQuat(B.rotation);
           const box: BoxShape = {
-            center: { x: B.p[0], y: B.p[1], z: B.p[2] },
-            halfExtents: { x: B.h[0], y: B.h[1], z: B.h[2] },
+            center: { x: B.position[0], y: B.position[1], z: B.position[2] },
+            halfExtents: { x: B.halfExtents[0], y: B.halfExtents[1], z: B.halfExtents[2] },
             rotation: { x: q[0], y: q[1], z: q[2], w: q[3] },
           };
           if (contactSphereBox(sa, box, contact)) hit = 1;
@@ -124,8 +121,10 @@ export class Model {
     this.ended = prevList.filter((k) => !now.has(k));
     this.previous = out.map((c) => `${c.a}-${c.b}`);
     for (const b of this.bodies.values()) {
-      if (b.v === null) continue;
-      b.p = [b.p[0] + b.v[0] * this.dt, b.p[1] + b.v[1] * this.dt, b.p[2] + b.v[2] * this.dt];
+      const p = b.position;
+      const v = b.velocity;
+      if (v === null) continue;
+      b.position = [p[0] + v[0] * this.dt, p[1] + v[1] * this.dt, p[2] + v[2] * this.dt];
     }
   }
 
@@ -168,6 +167,34 @@ export function fail(msg: string, s: Sut): never {
   throw new Error(`${msg} (tick ${s.physics.tick}, ${s.model.bodies.size} bodies)`);
 }
 
+/** A body to add through the helpers: no rotation (null) means the identity; no filter, the defaults. */
+export interface NewBody extends Omit<BodyData, 'rotation'> {
+  rotation: Q4 | null;
+  filter?: [group: number, mask: number];
+}
+
+/** Adds a body with `addSphere` / `addBox` and the same body to the model; returns its id. */
+export function addBody(s: Sut, b: NewBody): number {
+  const { physics, model } = s;
+  const common = {
+    position: b.position, sensor: b.sensor,
+    ...(b.velocity ? { velocity: b.velocity } : {}),
+    ...(b.filter ? { group: b.filter[0], mask: b.filter[1] } : {}),
+  };
+  const sphere = b.shape === 'sphere';
+  const eid = sphere
+    ? addSphere(physics, { ...common, radius: b.radius })
+    : addBox(physics, { ...common, halfExtents: b.halfExtents, ...(b.rotation ? { rotation: b.rotation } : {}) });
+  if (model.bodies.has(eid)) fail(`new body got the id ${eid} of a live body`, s);
+  model.bodies.set(eid, {
+    shape: b.shape, position: [...b.position], velocity: b.velocity ? [...b.velocity] : null,
+    radius: sphere ? b.radius : 0, halfExtents: sphere ? [0, 0, 0] : [...b.halfExtents],
+    rotation: !sphere && b.rotation ? storeQuat(b.rotation) : [0, 0, 0, 1],
+    sensor: b.sensor, group: b.filter ? b.filter[0] : 1, mask: b.filter ? b.filter[1] : 0xffffffff,
+  });
+  return eid;
+}
+
 export const fmt = (c: MContact) => `${c.a}-${c.b} n=(${c.n.join(', ')}) depth=${c.depth} p=(${c.p.join(', ')}) toi=${c.toi} flags=${c.flags}`;
 
 export function check(s: Sut): void {
@@ -192,8 +219,9 @@ export function check(s: Sut): void {
   const C = physics.components.Contact;
   const data = model.contactData();
   for (const [e, b] of model.bodies) {
-    if (!Object.is(P.x[e], b.p[0]) || !Object.is(P.y[e], b.p[1]) || !Object.is(P.z[e], b.p[2])) {
-      fail(`position of ${e} is (${P.x[e]}, ${P.y[e]}, ${P.z[e]}), model (${b.p.join(', ')})`, s);
+    const p = b.position;
+    if (!Object.is(P.x[e], p[0]) || !Object.is(P.y[e], p[1]) || !Object.is(P.z[e], p[2])) {
+      fail(`position of ${e} is (${P.x[e]}, ${P.y[e]}, ${P.z[e]}), model (${p.join(', ')})`, s);
     }
     const d = data.get(e);
     const has = hasComponent(world, e, C);

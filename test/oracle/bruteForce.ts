@@ -31,9 +31,8 @@ import {
   type Vec3,
 } from '../../src/index.js';
 
-export interface ExpectedContact {
-  a: number;
-  b: number;
+/** The float fields of a contact: normal, depth, point and time of impact (in [0, 1]). */
+export interface ContactGeometry {
   nx: number;
   ny: number;
   nz: number;
@@ -42,6 +41,11 @@ export interface ExpectedContact {
   py: number;
   pz: number;
   toi: number;
+}
+
+export interface ExpectedContact extends ContactGeometry {
+  a: number;
+  b: number;
   flags: number;
 }
 
@@ -205,17 +209,9 @@ export function createBruteForceTracker(p: PhysicsView): BruteForceTracker {
   };
 }
 
-/** The Contact component data an entity must hold for a tick's contact list. */
-export interface ExpectedContactComponent {
+/** The Contact component data an entity must hold for a tick's contact list (normal toward the entity). */
+export interface ExpectedContactComponent extends ContactGeometry {
   other: number;
-  nx: number;
-  ny: number;
-  nz: number;
-  depth: number;
-  px: number;
-  py: number;
-  pz: number;
-  toi: number;
   count: number;
 }
 

@@ -17,7 +17,7 @@ import {
   type Physics,
 } from '../../src/index.js';
 import { buildArena } from '../../src/scenes/buildArena.js';
-import { reflectInBounds } from '../../src/scenes/arena.js';
+import { phasePipeline, reflectArena } from '../support/worlds.js';
 import { applyOps, readContacts, readPairs, scenarioArb, startRun } from '../world/harness.js';
 
 function fingerprint(p: Physics): string {
@@ -29,10 +29,6 @@ function fingerprint(p: Physics): string {
   return `${hashPhysicsState(p)} ${p.tick} b${JSON.stringify(readPairs(p.began))} e${JSON.stringify(readPairs(p.ended))} c${contactData.join(',')}`;
 }
 
-function pipeline(p: Physics) {
-  return pipe(createBroadphaseSystem(p), createNarrowphaseSystem(p), createIntegrateSystem(p));
-}
-
 describe('systems', () => {
   it('each system takes the world and returns the same world', () => {
     const world = createWorld();
@@ -42,19 +38,19 @@ describe('systems', () => {
       expect(typeof sys).toBe('function');
       expect(sys(world)).toBe(world);
     }
-    expect(pipeline(p)(world)).toBe(world);
+    expect(phasePipeline(p)(world)).toBe(world);
   });
 
   it('pipe(broadphase, narrowphase, integrate) equals step on two arenas, 120 ticks (with and without sphere–sphere)', () => {
     for (const sphereSphere of [false, true]) {
       const a = buildArena({ spheres: 400, seed: 11, sphereSphere });
       const b = buildArena({ spheres: 400, seed: 11, sphereSphere });
-      const tick = pipeline(b.physics);
+      const tick = phasePipeline(b.physics);
       let contacts = 0;
       for (let t = 0; t < 120; t++) {
         a.tick();
         tick(b.world);
-        reflectInBounds(b.physics.components.Position, b.physics.components.Velocity, b.sphereIds, b.sphereIds.length, b.spec.size);
+        reflectArena(b);
         expect(fingerprint(b.physics), `tick ${t}`).toBe(fingerprint(a.physics));
         contacts += a.physics.contacts.count;
       }
@@ -67,7 +63,7 @@ describe('systems', () => {
       fc.property(scenarioArb({ maxBodies: 16 }), (sc) => {
         const a = startRun(sc);
         const b = startRun(sc);
-        const tick = pipeline(b.physics);
+        const tick = phasePipeline(b.physics);
         for (const ops of sc.ticks) {
           applyOps(a, ops);
           applyOps(b, ops);

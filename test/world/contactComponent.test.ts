@@ -3,10 +3,11 @@
  * data-only updates while contacts persist (checked with bitecs onAdd/onRemove observers), and the
  * primary contact's data (other, normal toward this entity, depth, point, toi, count).
  */
-import { addComponent, addEntity, createWorld, hasComponent, removeComponent } from 'bitecs';
+import { createWorld, hasComponent, removeComponent } from 'bitecs';
 import { describe, expect, it } from 'vitest';
 import { addBox, addSphere, createPhysics, removeBody, setVelocity, step, type Physics } from '../../src/index.js';
 import { bruteForceContacts } from '../oracle/bruteForce.js';
+import { addRawBody } from '../support/bodies.js';
 import { assertContactComponents, readContacts, watchContactEvents } from './harness.js';
 
 function setup(options = {}) {
@@ -200,10 +201,7 @@ describe('Contact component lifecycle', () => {
   it('an entity given Position + Sphere by raw bitecs calls gets the component like a helper-made one', () => {
     const { world, physics } = setup();
     const c = physics.components;
-    const e = addEntity(world);
-    addComponent(world, e, c.Position);
-    addComponent(world, e, c.Sphere);
-    c.Sphere.radius[e] = 1;
+    const e = addRawBody(physics, { shape: 'sphere', radius: 1 });
     addBox(physics, { position: [0, 1.5, 0], halfExtents: [1, 1, 1] });
     step(physics);
     expect(hasComponent(world, e, c.Contact)).toBe(true);

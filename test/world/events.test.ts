@@ -6,6 +6,7 @@ import { addComponent, createWorld, removeComponent } from 'bitecs';
 import { describe, expect, it } from 'vitest';
 import { addBox, addSphere, ContactFlags, createPhysics, setPosition, step } from '../../src/index.js';
 import { bruteForceContacts } from '../oracle/bruteForce.js';
+import { addSphereOnBox } from '../support/bodies.js';
 import { assertSameContacts, readContacts, readPairs } from './harness.js';
 
 const { BEGAN, PERSISTING, SENSOR } = ContactFlags;
@@ -60,8 +61,7 @@ describe('began / persisting / ended', () => {
 
   it('a pair that stops and starts again is BEGAN again', () => {
     const { physics } = setup();
-    const box = addBox(physics, { position: [0, 0, 0], halfExtents: [1, 1, 1] });
-    const s = addSphere(physics, { position: [0, 1.5, 0], radius: 1 });
+    const { box, sphere: s } = addSphereOnBox(physics);
     step(physics);
     setPosition(physics, s, [0, 5, 0]);
     step(physics);

@@ -23,6 +23,8 @@ import {
   type ExpectedContact,
   type ExpectedTick,
 } from '../oracle/bruteForce.js';
+import type { QuatTuple, Vec3Tuple } from '../../src/scenes/sceneFile.js';
+import { addRawBody, type BodyData } from '../support/bodies.js';
 
 // ---------------------------------------------------------------------------------------------
 // Reading outputs
@@ -137,19 +139,11 @@ export function watchContactEvents(physics: Physics): { added: number[]; removed
 // ---------------------------------------------------------------------------------------------
 // Random scenarios
 
-export type V3 = [number, number, number];
-export type Q = [number, number, number, number];
+type V3 = Vec3Tuple;
 
-export interface BodySpec {
-  kind: 'sphere' | 'box';
-  pos: V3;
-  vel: V3 | null;
-  radius: number;
-  half: V3;
-  rot: Q;
+export interface BodySpec extends BodyData {
   group: number | null;
   mask: number | null;
-  sensor: boolean;
   /** Create through raw bitecs addComponent calls instead of the helpers. */
   raw: boolean;
 }
@@ -170,7 +164,7 @@ export interface Scenario {
 }
 
 const S = Math.SQRT1_2;
-const ROTATIONS: Q[] = [
+const ROTATIONS: QuatTuple[] = [
   [0, 0, 0, 1],
   [0, 0, S, S], // 90° about z
   [1, 0, 0, 0], // 180° about x
@@ -184,7 +178,7 @@ const u01 = fc
   .map(([a, b]) => (a * 2 ** 27 + b) / 2 ** 53);
 const uRange = (lo: number, hi: number) => u01.map((u) => lo + (hi - lo) * u);
 
-const randomQuat: fc.Arbitrary<Q> = fc
+const randomQuat: fc.Arbitrary<QuatTuple> = fc
   .tuple(uRange(-1, 1), uRange(-1, 1), uRange(-1, 1), uRange(-1, 1))
   .filter(([x, y, z, w]) => x * x + y * y + z * z + w * w > 1e-3)
   .map(([x, y, z, w]) => [x, y, z, w]);
@@ -222,12 +216,12 @@ export function scenarioArb(options: { maxBodies?: number; maxTicks?: number; la
         );
         const bits = fc.option(fc.constantFrom(1, 2, 3, 0xffffffff), { freq: 3 });
         const base: fc.Arbitrary<BodySpec> = fc.record({
-          kind: fc.constantFrom<'sphere' | 'box'>('sphere', 'sphere', 'box'),
-          pos: v3(coord),
-          vel,
+          shape: fc.constantFrom<'sphere' | 'box'>('sphere', 'sphere', 'box'),
+          position: v3(coord),
+          velocity: vel,
           radius: size,
-          half,
-          rot,
+          halfExtents: half,
+          rotation: rot,
           group: bits,
           mask: bits,
           sensor: fc.boolean().chain((b) => (b ? fc.boolean() : fc.constant(false))),
@@ -237,9 +231,9 @@ export function scenarioArb(options: { maxBodies?: number; maxTicks?: number; la
         const aim = fc.option(lattice ? fc.integer({ min: 1, max: 2000 }) : uRange(1, 2000), { freq: 3 });
         const body = fc.tuple(base, aim).map(([b, speed]): BodySpec => {
           if (speed === null) return b;
-          const d = Math.hypot(...b.pos) || 1;
-          const v = b.pos.map((x) => (lattice ? -Math.sign(x) * speed : (-x / d) * speed) / dt) as V3;
-          return { ...b, vel: v };
+          const d = Math.hypot(...b.position) || 1;
+          const v = b.position.map((x) => (lattice ? -Math.sign(x) * speed : (-x / d) * speed) / dt) as V3;
+          return { ...b, velocity: v };
         });
         const pick = fc.nat();
         const op: fc.Arbitrary<Op> = fc.oneof(
@@ -264,46 +258,14 @@ export function scenarioArb(options: { maxBodies?: number; maxTicks?: number; la
 // Running a scenario
 
 export function addSpec(physics: Physics, b: BodySpec): number {
-  const filter = { ...(b.group !== null ? { group: b.group } : {}), ...(b.mask !== null ? { mask: b.mask } : {}) };
-  if (!b.raw) {
-    const common = { position: b.pos, ...(b.vel ? { velocity: b.vel } : {}), sensor: b.sensor, ...filter };
-    return b.kind === 'sphere'
-      ? addSphere(physics, { ...common, radius: b.radius })
-      : addBox(physics, { ...common, halfExtents: b.half, rotation: b.rot });
-  }
-  const { world, components: c } = physics;
-  const eid = addEntity(world);
-  addComponent(world, eid, c.Position);
-  c.Position.x[eid] = b.pos[0];
-  c.Position.y[eid] = b.pos[1];
-  c.Position.z[eid] = b.pos[2];
-  if (b.vel) {
-    addComponent(world, eid, c.Velocity);
-    c.Velocity.x[eid] = b.vel[0];
-    c.Velocity.y[eid] = b.vel[1];
-    c.Velocity.z[eid] = b.vel[2];
-  }
-  if (b.group !== null || b.mask !== null) {
-    addComponent(world, eid, c.CollisionFilter);
-    c.CollisionFilter.group[eid] = b.group ?? 1;
-    c.CollisionFilter.mask[eid] = b.mask ?? 0xffffffff;
-  }
-  if (b.sensor) addComponent(world, eid, c.Sensor);
-  if (b.kind === 'sphere') {
-    addComponent(world, eid, c.Sphere);
-    c.Sphere.radius[eid] = b.radius;
-  } else {
-    addComponent(world, eid, c.Box);
-    c.Box.hx[eid] = b.half[0];
-    c.Box.hy[eid] = b.half[1];
-    c.Box.hz[eid] = b.half[2];
-    // Raw writes keep the quaternion as given (not normalised): the pipeline normalises it.
-    c.Box.qx[eid] = b.rot[0];
-    c.Box.qy[eid] = b.rot[1];
-    c.Box.qz[eid] = b.rot[2];
-    c.Box.qw[eid] = b.rot[3];
-  }
-  return eid;
+  if (b.raw) return addRawBody(physics, b);
+  const common = {
+    position: b.position, ...(b.velocity ? { velocity: b.velocity } : {}), sensor: b.sensor,
+    ...(b.group !== null ? { group: b.group } : {}), ...(b.mask !== null ? { mask: b.mask } : {}),
+  };
+  return b.shape === 'sphere'
+    ? addSphere(physics, { ...common, radius: b.radius })
+    : addBox(physics, { ...common, halfExtents: b.halfExtents, rotation: b.rotation });
 }
 
 /** One live instance of a scenario: a world, its physics, the oracle tracker and the entity list. */

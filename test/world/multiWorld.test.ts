@@ -4,20 +4,10 @@
  */
 import { createWorld } from 'bitecs';
 import { describe, expect, it } from 'vitest';
-import {
-  addBox,
-  addSphere,
-  createBroadphaseSystem,
-  createIntegrateSystem,
-  createNarrowphaseSystem,
-  createPhysics,
-  hashPhysicsState,
-  removeBody,
-  step,
-  type Physics,
-} from '../../src/index.js';
+import { addSphere, createPhysics, hashPhysicsState, removeBody, step, type Physics } from '../../src/index.js';
 import { buildArena } from '../../src/scenes/buildArena.js';
-import { reflectInBounds } from '../../src/scenes/arena.js';
+import { addSphereOnBox } from '../support/bodies.js';
+import { phaseSystems, reflectArena } from '../support/worlds.js';
 import { readContacts, readPairs } from './harness.js';
 
 /** Per-tick fingerprint: state hash plus the began/ended lists (the hash covers the contact list). */
@@ -67,19 +57,14 @@ describe('many worlds at once', () => {
 
   it('interleaved phase by phase through the systems (all broadphases, then all narrowphases, …)', () => {
     const arenas = configs.map((c) => buildArena(c));
-    const systems = arenas.map((a) => ({
-      broad: createBroadphaseSystem(a.physics),
-      narrow: createNarrowphaseSystem(a.physics),
-      integrate: createIntegrateSystem(a.physics),
-    }));
+    const systems = arenas.map((a) => phaseSystems(a.physics));
     const got: string[][] = arenas.map(() => []);
     for (let t = 0; t < TICKS; t++) {
-      arenas.forEach((a, i) => systems[i].broad(a.world));
-      arenas.forEach((a, i) => systems[i].narrow(a.world));
+      arenas.forEach((a, i) => systems[i].broadphase(a.world));
+      arenas.forEach((a, i) => systems[i].narrowphase(a.world));
       arenas.forEach((a, i) => {
         if (a.physics.integrate) systems[i].integrate(a.world);
-        const { Position, Velocity } = a.physics.components;
-        reflectInBounds(Position, Velocity, a.sphereIds, a.sphereIds.length, a.spec.size);
+        reflectArena(a);
         got[i].push(fingerprint(a.physics));
       });
     }
@@ -89,8 +74,7 @@ describe('many worlds at once', () => {
   it('removing bodies in one world does not affect another world with the same ids', () => {
     const make = () => {
       const physics = createPhysics(createWorld(), { dt: 1 });
-      addBox(physics, { position: [0, 0, 0], halfExtents: [1, 1, 1] });
-      addSphere(physics, { position: [0, 1.5, 0], radius: 1 });
+      addSphereOnBox(physics);
       addSphere(physics, { position: [0, -1.5, 0], radius: 1 });
       return physics;
     };
@@ -111,8 +95,7 @@ describe('many worlds at once', () => {
     const p1 = createPhysics(world, { dt: 1 });
     const p2 = createPhysics(world, { dt: 1 });
     const s = addSphere(p1, { position: [0, 0, 0], radius: 1 });
-    addBox(p2, { position: [0, 0, 0], halfExtents: [1, 1, 1] });
-    const s2 = addSphere(p2, { position: [0, 1.5, 0], radius: 1 });
+    const { sphere: s2 } = addSphereOnBox(p2);
     step(p1);
     step(p2);
     expect(p1.contacts.count).toBe(0);

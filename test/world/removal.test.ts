@@ -15,6 +15,7 @@ import {
   setPosition,
   step,
 } from '../../src/index.js';
+import { addSphereOnBox } from '../support/bodies.js';
 import { readContacts, readPairs, startRun, applyOps, stepAndCheck, type Scenario } from './harness.js';
 
 function setup(options = {}) {
@@ -38,8 +39,7 @@ describe('removal', () => {
 
   it('a removed body is in no later contact and its pairs are not reported as ended', () => {
     const { physics } = setup();
-    const box = addBox(physics, { position: [0, 0, 0], halfExtents: [1, 1, 1] });
-    const s1 = addSphere(physics, { position: [0, 1.5, 0], radius: 1 });
+    const { box, sphere: s1 } = addSphereOnBox(physics);
     const s2 = addSphere(physics, { position: [0, -1.5, 0], radius: 1 });
     step(physics);
     expect(pairsOf(physics)).toEqual([[s1, box], [s2, box]]);
@@ -54,8 +54,7 @@ describe('removal', () => {
 
   it('removing the box: its pairs vanish without ended entries, and the static grid forgets it', () => {
     const { physics } = setup();
-    const box = addBox(physics, { position: [0, 0, 0], halfExtents: [1, 1, 1] });
-    addSphere(physics, { position: [0, 1.5, 0], radius: 1 });
+    const { box } = addSphereOnBox(physics);
     addSphere(physics, { position: [0, -1.5, 0], radius: 1 });
     step(physics);
     removeBody(physics, box);
@@ -66,8 +65,7 @@ describe('removal', () => {
 
   it('a recycled id is a new body: BEGAN (not persisting), and the old pair is not ended', () => {
     const { physics } = setup();
-    const box = addBox(physics, { position: [0, 0, 0], halfExtents: [1, 1, 1] });
-    const s = addSphere(physics, { position: [0, 1.5, 0], radius: 1 });
+    const { box, sphere: s } = addSphereOnBox(physics);
     step(physics);
     removeBody(physics, s);
     const again = addSphere(physics, { position: [0, -1.5, 0], radius: 1 });
@@ -97,8 +95,8 @@ describe('removal', () => {
 
   it('removed and recycled several times between two steps', () => {
     const { physics } = setup();
-    const box = addBox(physics, { position: [0, 0, 0], halfExtents: [1, 1, 1] });
-    let s = addSphere(physics, { position: [0, 1.5, 0], radius: 1 });
+    const { box, sphere } = addSphereOnBox(physics);
+    let s = sphere;
     step(physics);
     for (let i = 0; i < 5; i++) {
       removeBody(physics, s);
@@ -111,8 +109,7 @@ describe('removal', () => {
 
   it('losing the shape component (entity kept) ends being a body; its pairs are dropped, not ended', () => {
     const { world, physics } = setup();
-    const box = addBox(physics, { position: [0, 0, 0], halfExtents: [1, 1, 1] });
-    const s = addSphere(physics, { position: [0, 1.5, 0], radius: 1 });
+    const { box, sphere: s } = addSphereOnBox(physics);
     step(physics);
     removeComponent(world, s, physics.components.Sphere);
     step(physics);
@@ -126,8 +123,7 @@ describe('removal', () => {
 
   it('a body removed between the broadphase and narrowphase systems is skipped', () => {
     const { physics, world } = setup();
-    addBox(physics, { position: [0, 0, 0], halfExtents: [1, 1, 1] });
-    const s = addSphere(physics, { position: [0, 1.5, 0], radius: 1 });
+    const { sphere: s } = addSphereOnBox(physics);
     const keep = addSphere(physics, { position: [0, -1.5, 0], radius: 1 });
     createBroadphaseSystem(physics)(world);
     removeBody(physics, s);
@@ -157,12 +153,12 @@ describe('removal', () => {
     let seed = 99;
     const rnd = () => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32);
     const body = () => ({
-      kind: rnd() < 0.7 ? ('sphere' as const) : ('box' as const),
-      pos: [Math.floor(rnd() * 7) - 3, Math.floor(rnd() * 7) - 3, Math.floor(rnd() * 3) - 1] as [number, number, number],
-      vel: rnd() < 0.5 ? null : ([Math.floor(rnd() * 5) - 2, Math.floor(rnd() * 5) - 2, 0] as [number, number, number]),
+      shape: rnd() < 0.7 ? ('sphere' as const) : ('box' as const),
+      position: [Math.floor(rnd() * 7) - 3, Math.floor(rnd() * 7) - 3, Math.floor(rnd() * 3) - 1] as [number, number, number],
+      velocity: rnd() < 0.5 ? null : ([Math.floor(rnd() * 5) - 2, Math.floor(rnd() * 5) - 2, 0] as [number, number, number]),
       radius: [0, 0.5, 1][Math.floor(rnd() * 3)],
-      half: [1, 0.5, 1] as [number, number, number],
-      rot: [0, 0, 0, 1] as [number, number, number, number],
+      halfExtents: [1, 0.5, 1] as [number, number, number],
+      rotation: [0, 0, 0, 1] as [number, number, number, number],
       group: null, mask: null, sensor: rnd() < 0.1, raw: rnd() < 0.3,
     });
     const sc: Scenario = { continuous: true, dt: 1, cellSize: null, bodies: Array.from({ length: 20 }, body), ticks: [] };

@@ -2,7 +2,7 @@
  * Bad input: PhysicsInputError naming the entity and the field, from the helpers at set time and from
  * `step` with `validate` on; never a hang (also with `validate` off and huge coordinates).
  */
-import { addComponent, addEntity, createWorld } from 'bitecs';
+import { createWorld } from 'bitecs';
 import { describe, expect, it } from 'vitest';
 import {
   addBox,
@@ -19,6 +19,7 @@ import {
   type Physics,
 } from '../../src/index.js';
 import { bruteForceContacts } from '../oracle/bruteForce.js';
+import { addRawBody } from '../support/bodies.js';
 import { readContacts } from './harness.js';
 
 function setup(options = {}) {
@@ -163,23 +164,15 @@ describe('step validates with validate on', () => {
   }
 
   it('a box added by raw bitecs calls with a negative extent fails at the first step', () => {
-    const { world, physics } = setup();
-    const c = physics.components;
-    const e = addEntity(world);
-    addComponent(world, e, c.Position);
-    addComponent(world, e, c.Box);
-    c.Box.hx[e] = c.Box.hy[e] = 1;
-    c.Box.hz[e] = -3;
+    const { physics } = setup();
+    const e = addRawBody(physics, { shape: 'box', halfExtents: [1, 1, -3] });
     expectError(() => step(physics), e, 'Box.hz');
   });
 
   it('a box added by raw bitecs calls without a rotation is the identity (qw defaults to 1)', () => {
-    const { world, physics } = setup();
+    const { physics } = setup();
     const c = physics.components;
-    const e = addEntity(world);
-    addComponent(world, e, c.Position);
-    addComponent(world, e, c.Box);
-    c.Box.hx[e] = c.Box.hy[e] = c.Box.hz[e] = 1;
+    const e = addRawBody(physics, { shape: 'box', halfExtents: [1, 1, 1] });
     expect([c.Box.qx[e], c.Box.qy[e], c.Box.qz[e], c.Box.qw[e]]).toEqual([0, 0, 0, 1]);
     expect(() => step(physics)).not.toThrow();
   });
