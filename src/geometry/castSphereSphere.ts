@@ -1,7 +1,7 @@
-import { writeSphereSphereContact } from './contactSphereSphere.js';
+import { writeSphereSphereContact } from './kernels/writeSphereSphereContact.js';
 import { V, withinDistance } from '../math/scalar.js';
-import { END_CHECK } from './castSphereBox.js';
-import { E, enterBall, T } from './entryTime.js';
+import { END_CHECK } from './kernels/endCheck.js';
+import { E, enterBall, T } from './kernels/entryTime.js';
 import type { CastResult, SphereShape, Vec3 } from './types.js';
 
 /**

@@ -1,4 +1,4 @@
-import { CENTER, fillContactLocal, K, loadSphereBox, withinBoxLocal, writeWorldNormalPoint } from './boxFrame.js';
+import { CENTER, fillContactLocal, K, loadSphereBox, withinBoxLocal, writeWorldNormalPoint } from './kernels/boxFrame.js';
 import type { BoxShape, ContactResult, SphereShape } from './types.js';
 
 /**

@@ -1,4 +1,4 @@
-import { CENTER, loadSphereBox, withinBoxLocal } from './boxFrame.js';
+import { CENTER, loadSphereBox, withinBoxLocal } from './kernels/boxFrame.js';
 import type { BoxShape, SphereShape } from './types.js';
 
 /**

@@ -9,8 +9,8 @@
  * No allocation: the kernels pass numbers through the module-level scratch `K` instead of arguments
  * and return values, so that no double is ever boxed, inlined or not.
  */
-import { length3, V, withinDistance } from '../math/scalar.js';
-import type { BoxShape, Quat, SphereShape, Vec3 } from './types.js';
+import { length3, V, withinDistance } from '../../math/scalar.js';
+import type { BoxShape, Quat, SphereShape, Vec3 } from '../types.js';
 
 /**
  * Scratch, all in the box's local frame:
