@@ -1,6 +1,8 @@
 import { castSphereBoxLocal } from './kernels/castSphereBoxLocal.js';
-import { K, loadSphereBox, writeWorldNormalPoint } from './kernels/boxFrame.js';
+import { K, K_SLOTS, loadSphereBox, writeWorldNormalPoint } from './kernels/boxFrame.js';
 import type { BoxShape, CastResult, SphereShape, Vec3 } from './types.js';
+
+const { K_TOI } = K_SLOTS;
 
 /**
  * Swept sphere against a box: the first time within one step at which the moving sphere touches
@@ -21,7 +23,7 @@ import type { BoxShape, CastResult, SphereShape, Vec3 } from './types.js';
 export function castSphereBox(sphere: SphereShape, motion: Vec3, box: BoxShape, out: CastResult): boolean {
   loadSphereBox(box, sphere, motion);
   if (!castSphereBoxLocal()) return false;
-  out.toi = K[7];
+  out.toi = K[K_TOI];
   writeWorldNormalPoint(box, out);
   return true;
 }

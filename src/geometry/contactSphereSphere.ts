@@ -1,6 +1,8 @@
 import { writeSphereSphereContact } from './kernels/writeSphereSphereContact.js';
-import { V, withinDistance } from '../math/scalar.js';
+import { V, V_SLOTS, withinDistance } from '../math/scalar.js';
 import type { ContactResult, SphereShape } from './types.js';
+
+const { V_LENGTH, V_R, V_X, V_Y, V_Z } = V_SLOTS;
 
 /**
  * Static contact between spheres a and b at their current poses.
@@ -13,12 +15,12 @@ import type { ContactResult, SphereShape } from './types.js';
  * No allocation.
  */
 export function contactSphereSphere(a: SphereShape, b: SphereShape, out: ContactResult): boolean {
-  V[0] = a.center.x - b.center.x;
-  V[1] = a.center.y - b.center.y;
-  V[2] = a.center.z - b.center.z;
-  V[3] = a.radius + b.radius;
+  V[V_X] = a.center.x - b.center.x;
+  V[V_Y] = a.center.y - b.center.y;
+  V[V_Z] = a.center.z - b.center.z;
+  V[V_R] = a.radius + b.radius;
   if (!withinDistance()) return false;
   writeSphereSphereContact(b, out);
-  out.depth = V[4];
+  out.depth = V[V_LENGTH];
   return true;
 }

@@ -1,20 +1,23 @@
-import { length3, V } from '../../math/scalar.js';
+import { length3, V, V_SLOTS } from '../../math/scalar.js';
 import type { SphereShape, Vec3 } from '../types.js';
+
+const { V_LENGTH, V_R, V_X, V_Y, V_Z } = V_SLOTS;
 
 /**
  * Writes the normal and point of sphere a against sphere b into `out`, given a's centre relative to
- * b's in V[0..2] and ra + rb in V[3]; leaves the depth ra + rb − |ca − cb| in V[4]. Shared by the
+ * b's in V[V_X], V[V_Y], V[V_Z] and ra + rb in V[V_R]; leaves the depth ra + rb − |ca − cb| in
+ * V[V_LENGTH]. Shared by the
  * static and swept sphere–sphere queries. Coincident centres get the fixed normal +x.
  */
 export function writeSphereSphereContact(b: SphereShape, out: { normal: Vec3; point: Vec3 }): void {
-  const dx = V[0], dy = V[1], dz = V[2], rsum = V[3];
+  const dx = V[V_X], dy = V[V_Y], dz = V[V_Z], rsum = V[V_R];
   let nx = 1;
   let ny = 0;
   let nz = 0;
   let d = 0;
   if (dx !== 0 || dy !== 0 || dz !== 0) {
     length3();
-    d = V[4];
+    d = V[V_LENGTH];
     nx = dx / d;
     ny = dy / d;
     nz = dz / d;
@@ -26,5 +29,5 @@ export function writeSphereSphereContact(b: SphereShape, out: { normal: Vec3; po
   out.point.x = c.x + nx * b.radius;
   out.point.y = c.y + ny * b.radius;
   out.point.z = c.z + nz * b.radius;
-  V[4] = rsum - d;
+  V[V_LENGTH] = rsum - d;
 }
