@@ -4,8 +4,8 @@
  * A point moves as q(t) = q + t·m, where q is its start relative to the solid's centre (line) and t
  * is in units of the motion m. The kernels read q = E[E_START..+2], m = E[E_MOTION..+2], the radius
  * E[E_RADIUS] (and a capsule's half length E[E_HALF_LENGTH]) and write to E[E_TIME] the first t >= 0
- * at which the point is inside the solid (0 when it starts inside), or Infinity when it never enters. Callers compare with 1 for
- * "within this step". Numbers travel through the typed array, never as arguments or return values,
+ * at which the point is inside the solid (0 when it starts inside), or Infinity when it never enters.
+ * Callers compare with 1 for "within this step". Numbers travel through the typed array, never as arguments or return values,
  * so no call boxes a double (no allocation whether or not the kernels are inlined).
  *
  * Precision: the discriminant b² − a·c of |q + t·m|² = r² cancels catastrophically when r is small
