@@ -1,8 +1,11 @@
-import { writeSphereSphereContact } from './contactSphereSphere.js';
-import { V, withinDistance } from '../math/scalar.js';
-import { END_CHECK } from './castSphereBox.js';
-import { E, enterBall, T } from './entryTime.js';
+import { writeSphereSphereContact } from './kernels/writeSphereSphereContact.js';
+import { V, V_SLOTS, withinDistance } from '../math/scalar.js';
+import { END_CHECK } from './kernels/endCheck.js';
+import { E, E_SLOTS, enterBall } from './kernels/entryTime.js';
 import type { CastResult, SphereShape, Vec3 } from './types.js';
+
+const { E_MOTION, E_RADIUS, E_START, E_TIME } = E_SLOTS;
+const { V_R, V_X, V_Y, V_Z } = V_SLOTS;
 
 /**
  * Swept sphere a against sphere b: the first time within one step at which they touch.
@@ -27,37 +30,37 @@ export function castSphereSphere(a: SphereShape, motion: Vec3, b: SphereShape, o
   const mx = motion.x;
   const my = motion.y;
   const mz = motion.z;
-  V[0] = qx;
-  V[1] = qy;
-  V[2] = qz;
-  V[3] = rsum;
+  V[V_X] = qx;
+  V[V_Y] = qy;
+  V[V_Z] = qz;
+  V[V_R] = rsum;
   if (withinDistance()) {
     out.toi = 0;
     writeSphereSphereContact(b, out);
     return true;
   }
-  E[0] = qx;
-  E[1] = qy;
-  E[2] = qz;
-  E[3] = mx;
-  E[4] = my;
-  E[5] = mz;
-  E[6] = rsum;
+  E[E_START] = qx;
+  E[E_START + 1] = qy;
+  E[E_START + 2] = qz;
+  E[E_MOTION] = mx;
+  E[E_MOTION + 1] = my;
+  E[E_MOTION + 2] = mz;
+  E[E_RADIUS] = rsum;
   enterBall();
-  const t = E[T];
+  const t = E[E_TIME];
   if (!(t <= 1)) return false;
   if (t >= END_CHECK) {
-    V[0] = qx + mx;
-    V[1] = qy + my;
-    V[2] = qz + mz;
-    V[3] = rsum;
+    V[V_X] = qx + mx;
+    V[V_Y] = qy + my;
+    V[V_Z] = qz + mz;
+    V[V_R] = rsum;
     if (!withinDistance()) return false;
   }
   out.toi = t;
-  V[0] = qx + t * mx;
-  V[1] = qy + t * my;
-  V[2] = qz + t * mz;
-  V[3] = rsum;
+  V[V_X] = qx + t * mx;
+  V[V_Y] = qy + t * my;
+  V[V_Z] = qz + t * mz;
+  V[V_R] = rsum;
   writeSphereSphereContact(b, out);
   return true;
 }

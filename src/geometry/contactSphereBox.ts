@@ -1,5 +1,7 @@
-import { CENTER, fillContactLocal, K, loadSphereBox, withinBoxLocal, writeWorldNormalPoint } from './boxFrame.js';
+import { fillContactLocal, K, K_SLOTS, loadSphereBox, withinBoxLocal, writeWorldNormalPoint } from './kernels/boxFrame.js';
 import type { BoxShape, ContactResult, SphereShape } from './types.js';
+
+const { K_CENTER, K_DEPTH } = K_SLOTS;
 
 /**
  * Static contact between a sphere and a box at their current poses.
@@ -19,9 +21,9 @@ import type { BoxShape, ContactResult, SphereShape } from './types.js';
  */
 export function contactSphereBox(sphere: SphereShape, box: BoxShape, out: ContactResult): boolean {
   loadSphereBox(box, sphere, undefined);
-  if (!withinBoxLocal(CENTER)) return false;
-  fillContactLocal(CENTER);
-  out.depth = K[3];
+  if (!withinBoxLocal(K_CENTER)) return false;
+  fillContactLocal(K_CENTER);
+  out.depth = K[K_DEPTH];
   writeWorldNormalPoint(box, out);
   return true;
 }

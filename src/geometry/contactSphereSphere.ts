@@ -1,33 +1,8 @@
-import { length3, V, withinDistance } from '../math/scalar.js';
-import type { ContactResult, SphereShape, Vec3 } from './types.js';
+import { writeSphereSphereContact } from './kernels/writeSphereSphereContact.js';
+import { V, V_SLOTS, withinDistance } from '../math/scalar.js';
+import type { ContactResult, SphereShape } from './types.js';
 
-/**
- * Writes the normal and point of sphere a against sphere b into `out`, given a's centre relative to
- * b's in V[0..2] and ra + rb in V[3]; leaves the depth ra + rb − |ca − cb| in V[4]. Shared by the
- * static and swept sphere–sphere queries. Coincident centres get the fixed normal +x.
- */
-export function writeSphereSphereContact(b: SphereShape, out: { normal: Vec3; point: Vec3 }): void {
-  const dx = V[0], dy = V[1], dz = V[2], rsum = V[3];
-  let nx = 1;
-  let ny = 0;
-  let nz = 0;
-  let d = 0;
-  if (dx !== 0 || dy !== 0 || dz !== 0) {
-    length3();
-    d = V[4];
-    nx = dx / d;
-    ny = dy / d;
-    nz = dz / d;
-  }
-  const c = b.center;
-  out.normal.x = nx;
-  out.normal.y = ny;
-  out.normal.z = nz;
-  out.point.x = c.x + nx * b.radius;
-  out.point.y = c.y + ny * b.radius;
-  out.point.z = c.z + nz * b.radius;
-  V[4] = rsum - d;
-}
+const { V_LENGTH, V_R, V_X, V_Y, V_Z } = V_SLOTS;
 
 /**
  * Static contact between spheres a and b at their current poses.
@@ -40,12 +15,12 @@ export function writeSphereSphereContact(b: SphereShape, out: { normal: Vec3; po
  * No allocation.
  */
 export function contactSphereSphere(a: SphereShape, b: SphereShape, out: ContactResult): boolean {
-  V[0] = a.center.x - b.center.x;
-  V[1] = a.center.y - b.center.y;
-  V[2] = a.center.z - b.center.z;
-  V[3] = a.radius + b.radius;
+  V[V_X] = a.center.x - b.center.x;
+  V[V_Y] = a.center.y - b.center.y;
+  V[V_Z] = a.center.z - b.center.z;
+  V[V_R] = a.radius + b.radius;
   if (!withinDistance()) return false;
   writeSphereSphereContact(b, out);
-  out.depth = V[4];
+  out.depth = V[V_LENGTH];
   return true;
 }

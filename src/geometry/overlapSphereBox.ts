@@ -1,5 +1,7 @@
-import { CENTER, loadSphereBox, withinBoxLocal } from './boxFrame.js';
+import { K_SLOTS, loadSphereBox, withinBoxLocal } from './kernels/boxFrame.js';
 import type { BoxShape, SphereShape } from './types.js';
+
+const { K_CENTER } = K_SLOTS;
 
 /**
  * Whether a sphere and a box overlap or touch (solids are closed: distance == radius is true).
@@ -10,5 +12,5 @@ import type { BoxShape, SphereShape } from './types.js';
  */
 export function overlapSphereBox(sphere: SphereShape, box: BoxShape): boolean {
   loadSphereBox(box, sphere, undefined);
-  return withinBoxLocal(CENTER);
+  return withinBoxLocal(K_CENTER);
 }

@@ -1,5 +1,7 @@
-import { V, withinDistance } from '../math/scalar.js';
+import { V, V_SLOTS, withinDistance } from '../math/scalar.js';
 import type { SphereShape } from './types.js';
+
+const { V_R, V_X, V_Y, V_Z } = V_SLOTS;
 
 /**
  * Whether two spheres overlap or touch: |ca − cb| <= ra + rb (closed solids: touching is true),
@@ -7,9 +9,9 @@ import type { SphereShape } from './types.js';
  * World frame, caller's units. No allocation.
  */
 export function overlapSphereSphere(a: SphereShape, b: SphereShape): boolean {
-  V[0] = a.center.x - b.center.x;
-  V[1] = a.center.y - b.center.y;
-  V[2] = a.center.z - b.center.z;
-  V[3] = a.radius + b.radius;
+  V[V_X] = a.center.x - b.center.x;
+  V[V_Y] = a.center.y - b.center.y;
+  V[V_Z] = a.center.z - b.center.z;
+  V[V_R] = a.radius + b.radius;
   return withinDistance();
 }

@@ -146,6 +146,15 @@ export const sceneOffset = fc.oneof(
   { weight: 1, arbitrary: vecIn(-1e4, 1e4) },
 );
 
+/**
+ * A mixture of scene kinds, given as [weight, arbitrary] pairs; each scene is then scaled by
+ * sceneScale and moved by sceneOffset through `scale`.
+ */
+function scaledMixture<T>(scale: (sc: T, s: number, o: V3) => T, ...kinds: Array<[number, fc.Arbitrary<T>]>): fc.Arbitrary<T> {
+  const weighted = kinds.map(([weight, arbitrary]) => ({ weight, arbitrary }));
+  return fc.tuple(fc.oneof(...weighted), sceneScale, sceneOffset).map(([sc, s, o]) => scale(sc, s, o));
+}
+
 const sv = (v: V3, s: number, o: V3 = { x: 0, y: 0, z: 0 }): V3 => ({
   x: v.x * s + o.x,
   y: v.y * s + o.y,
@@ -266,18 +275,7 @@ const sb2D: fc.Arbitrary<SBScene> = fc
     return { kind: '2d', box, sphere: { center: { x: c.x + off.x, y: c.y + off.y, z: 0 }, radius: r } };
   });
 
-export const sbSceneArb: fc.Arbitrary<SBScene> = fc
-  .tuple(
-    fc.oneof(
-      { weight: 4, arbitrary: sbRandom },
-      { weight: 2, arbitrary: sbInside },
-      { weight: 4, arbitrary: sbNearSurface },
-      { weight: 1, arbitrary: sb2D },
-    ),
-    sceneScale,
-    sceneOffset,
-  )
-  .map(([sc, s, o]) => scaleSB(sc, s, o));
+export const sbSceneArb: fc.Arbitrary<SBScene> = scaledMixture(scaleSB, [4, sbRandom], [2, sbInside], [4, sbNearSurface], [1, sb2D]);
 
 // ---------------------------------------------------------------------------------------------
 // Exact integer scenes (axis-aligned; all float arithmetic involved is exact)
@@ -519,19 +517,14 @@ const castThin: fc.Arbitrary<SBCast> = fc
     return { kind: 'cast-thin', box, sphere: { center: toV3(start), radius: r }, motion: toV3(m) };
   });
 
-export const sbCastArb: fc.Arbitrary<SBCast> = fc
-  .tuple(
-    fc.oneof(
-      { weight: 3, arbitrary: castRandom },
-      { weight: 3, arbitrary: castAimed },
-      { weight: 1, arbitrary: castHuge },
-      { weight: 3, arbitrary: castGraze },
-      { weight: 1, arbitrary: castThin },
-    ),
-    sceneScale,
-    sceneOffset,
-  )
-  .map(([sc, s, o]) => scaleCast(sc, s, o));
+export const sbCastArb: fc.Arbitrary<SBCast> = scaledMixture(scaleCast, [3, castRandom], [3, castAimed], [1, castHuge], [3, castGraze], [1, castThin]);
+
+/**
+ * The expected outcome of moving by b toward a first touch a away (integers >= 0): a hit iff
+ * a <= b, at toi a / b (exactly 0 when a = 0).
+ */
+const arrival = (a: number, b: number): { expectHit: boolean; expectToi?: number } =>
+  a <= b ? { expectHit: true, expectToi: a === 0 ? 0 : a / b } : { expectHit: false };
 
 export interface ExactSBCast extends SBCast {
   expectHit: boolean;
@@ -564,14 +557,12 @@ export const exactSBCastArb: fc.Arbitrary<ExactSBCast> = fc
     if (variant === 'approach') {
       const start = add3(touch, scale3(dirOut, a));
       const m = scale3(dirOut, -b);
-      const hit = a === 0 || a <= b;
       sc = {
         kind: `xcast-approach-${t.region}`,
         box: t.box,
         sphere: { center: toV3(add3(ob.c, start)), radius: t.D },
         motion: toV3(m),
-        expectHit: hit,
-        ...(hit ? { expectToi: a === 0 ? 0 : a / b } : {}),
+        ...arrival(a, b),
         toiTol: 1e-12,
       };
     } else if (variant === 'away') {
@@ -624,14 +615,12 @@ export const exactSBCastArb: fc.Arbitrary<ExactSBCast> = fc
       start[tj] = ob.h[tj] + a;
       const m: Arr3 = [0, 0, 0];
       m[tj] = -b;
-      const hit = a <= b;
       sc = {
         kind: 'xcast-parallel',
         box: t.box,
         sphere: { center: toV3(add3(ob.c, start)), radius: t.D },
         motion: toV3(m),
-        expectHit: hit,
-        ...(hit ? { expectToi: a === 0 ? 0 : a / b } : {}),
+        ...arrival(a, b),
         // grazing: f(t) ~ (dt)^2 near the touch; a sqrt(eps) loss in toi is inherent
         toiTol: 1e-6,
       };
@@ -686,18 +675,7 @@ const ssContained: fc.Arbitrary<SSScene> = fc
     b: { center: cb, radius: rb },
   }));
 
-export const ssSceneArb: fc.Arbitrary<SSScene> = fc
-  .tuple(
-    fc.oneof(
-      { weight: 4, arbitrary: ssRandom },
-      { weight: 4, arbitrary: ssNear },
-      { weight: 1, arbitrary: ssCoincident },
-      { weight: 1, arbitrary: ssContained },
-    ),
-    sceneScale,
-    sceneOffset,
-  )
-  .map(([sc, s, o]) => scaleSS(sc, s, o));
+export const ssSceneArb: fc.Arbitrary<SSScene> = scaledMixture(scaleSS, [4, ssRandom], [4, ssNear], [1, ssCoincident], [1, ssContained]);
 
 export interface ExactSSScene extends SSScene {
   expectOverlap: boolean;
@@ -823,18 +801,7 @@ const ssCastGraze: fc.Arbitrary<SSCast> = fc
     return { kind: 'cast-graze', a: { center: toV3(start), radius: ra }, b: { center: cb, radius: rb }, motion: toV3(scale3(t, len)) };
   });
 
-export const ssCastArb: fc.Arbitrary<SSCast> = fc
-  .tuple(
-    fc.oneof(
-      { weight: 3, arbitrary: ssCastRandom },
-      { weight: 3, arbitrary: ssCastAimed },
-      { weight: 1, arbitrary: ssCastHuge },
-      { weight: 3, arbitrary: ssCastGraze },
-    ),
-    sceneScale,
-    sceneOffset,
-  )
-  .map(([sc, s, o]) => scaleSS(sc, s, o));
+export const ssCastArb: fc.Arbitrary<SSCast> = scaledMixture(scaleSS, [3, ssCastRandom], [3, ssCastAimed], [1, ssCastHuge], [3, ssCastGraze]);
 
 export interface ExactSSCast extends SSCast {
   expectHit: boolean;
@@ -862,14 +829,12 @@ export const exactSSCastArb: fc.Arbitrary<ExactSSCast> = fc
     dirOut[j] = Math.sign(off[j]);
     let sc: ExactSSCast;
     if (variant === 'approach') {
-      const hit = a <= b;
       sc = {
         kind: 'xcast-approach',
         a: { center: toV3(add3(add3(cb, off), scale3(dirOut, a))), radius: ra },
         b: { center: toV3(cb), radius: rb },
         motion: toV3(scale3(dirOut, -b)),
-        expectHit: hit,
-        ...(hit ? { expectToi: a === 0 ? 0 : a / b } : {}),
+        ...arrival(a, b),
       };
     } else if (variant === 'away') {
       sc = {

@@ -17,6 +17,7 @@
 import {
   OBox,
   type Arr3,
+  type CastOracle,
   type OBoxShape,
   type OSphere,
   type V3,
@@ -41,18 +42,11 @@ export const EPS_REL = Number(process.env.GEOM_EPS ?? 1e-9);
 /** tolerance on |normal| - 1 and on face normals (pure rotation round-off) */
 export const UNIT_TOL = 1e-12;
 
-export interface ContactOut {
-  normal: V3;
-  depth: number;
-  point: V3;
-}
 export interface CastOut {
   toi: number;
   normal: V3;
   point: V3;
 }
-export const newContact = (): ContactOut => ({ normal: { x: NaN, y: NaN, z: NaN }, depth: NaN, point: { x: NaN, y: NaN, z: NaN } });
-export const newCast = (): CastOut => ({ toi: NaN, normal: { x: NaN, y: NaN, z: NaN }, point: { x: NaN, y: NaN, z: NaN } });
 
 export function sceneScale(...items: Array<V3 | number | undefined>): number {
   let s = 1e-300;
@@ -78,6 +72,90 @@ const finite3 = (v: V3): boolean => Number.isFinite(v.x) && Number.isFinite(v.y)
 /** normal tolerance for an outside centre at distance d given position tolerance eps */
 export const normalTol = (eps: number, d: number): number => Math.min(2, (4 * eps) / d + UNIT_TOL);
 
+/** A contact's outputs are finite and its normal is unit. */
+function checkFiniteUnit(normal: V3, point: V3, depth: number | undefined): string | undefined {
+  if (!finite3(normal) || !finite3(point) || (depth !== undefined && !Number.isFinite(depth)))
+    return `non-finite output normal=${fmt(normal)} point=${fmt(point)} depth=${depth}`;
+  const nlen = norm3(toArr(normal));
+  if (!(Math.abs(nlen - 1) <= UNIT_TOL)) return `|normal| = ${nlen} (normal=${fmt(normal)})`;
+  return undefined;
+}
+
+/** A cast under test: its motion, its result and the implementation's overlap test at the start pose. */
+interface CastUnderTest {
+  motion: V3;
+  hit: boolean;
+  out: CastOut;
+  overlapAtStart: boolean;
+  /** the overlap function behind overlapAtStart (for messages) */
+  overlapName: string;
+  eps: number;
+}
+
+/**
+ * Check a cast against the oracle `o` of its gap f(t) (distance minus radii along the path): a
+ * boolean result, the overlap test's answer for zero motion, hit or miss, toi in [0, 1], toi exactly
+ * 0 when overlapping at the start, f(toi) within eps of 0 and no earlier contact; on a hit,
+ * `contactAt(toi)` then checks the normal and point at impact.
+ */
+function checkCast(o: CastOracle, c: CastUnderTest, contactAt: (toi: number) => string | undefined): string | undefined {
+  const { hit, out, eps } = c;
+  const zero = checkZeroMotion(hit, c.motion, c.overlapAtStart);
+  if (zero !== undefined) return zero;
+  if (c.overlapAtStart && !(hit && out.toi === 0)) return `${c.overlapName} is true at the start but cast gave hit=${hit} toi=${out.toi}`;
+  if (!hit) {
+    if (o.f0 < -eps) return `miss, but the shapes overlap at the start (gap ${o.f0}, eps ${eps})`;
+    if (o.fmin < -eps) return `miss, but the oracle hits: min gap ${o.fmin} at t=${o.tmin}, first contact t=${o.toi} (eps ${eps})`;
+    return undefined;
+  }
+  const toi = out.toi;
+  if (!(toi >= 0 && toi <= 1)) return `toi ${toi} not in [0, 1]`;
+  if (o.fmin > eps) return `hit at toi ${toi}, but the oracle misses: min gap ${o.fmin} at t=${o.tmin} (eps ${eps})`;
+  if (o.f0 < -eps && toi !== 0) return `overlapping at the start (gap ${o.f0}) but toi = ${toi} (expected exactly 0)`;
+  if (toi === 0) {
+    if (o.f0 > eps) return `toi 0 but the start gap is ${o.f0} (oracle toi ${o.toi}, eps ${eps})`;
+  } else {
+    const ft = o.f(toi);
+    if (!(Math.abs(ft) <= eps)) return `gap at toi ${toi} is ${ft} (oracle toi ${o.toi}, eps ${eps})`;
+    const mn = convexMin(o.f, 0, toi);
+    if (mn.v < -eps) return `earlier contact: gap ${mn.v} at t=${mn.t} < toi ${toi} (oracle toi ${o.toi})`;
+  }
+  const e = contactAt(toi);
+  return e === undefined ? undefined : `at impact (toi ${toi}, oracle toi ${o.toi}): ${e}`;
+}
+
+/**
+ * An overlap answer (or a contact query's boolean) against the oracle's gap (distance minus radii):
+ * it must be a boolean, and it must agree with the gap outside the band |gap| <= eps.
+ */
+export function checkOverlapGap(got: unknown, gap: number, eps: number): string | undefined {
+  if (typeof got !== 'boolean') return `returned ${String(got)}`;
+  if (gap < -eps && !got) return `false, but gap = ${gap} (clearly overlapping)`;
+  if (gap > eps && got) return `true, but gap = ${gap} (clearly separated)`;
+  return undefined;
+}
+
+/** Each component of `actual` within `tol` of the oracle's `expected` (tol 0: exactly; NaN never passes). */
+export function checkVecNear(what: string, actual: V3, expected: Arr3, tol: number): string | undefined {
+  const a = toArr(actual);
+  if (a.every((x, i) => Math.abs(x - expected[i]) <= tol)) return undefined;
+  return `${what} ${fmt(a)}, expected ${fmt(expected)}${tol === 0 ? ' exactly' : ` (tol ${tol})`}`;
+}
+
+/** An exact scene's contact: hit as expected and, where the scene gives one, exactly the expected depth. */
+export function checkExactContact(sc: { kind: string; expectOverlap: boolean; expectDepth?: number }, hit: boolean, depth: number): string | undefined {
+  if (hit !== sc.expectOverlap) return `${sc.kind}: returned ${hit}, expected ${sc.expectOverlap}`;
+  if (hit && sc.expectDepth !== undefined && depth !== sc.expectDepth) return `${sc.kind}: depth ${depth}, expected exactly ${sc.expectDepth}`;
+  return undefined;
+}
+
+/** A cast's result must be a boolean, and with zero motion it must equal the overlap test at the start. */
+function checkZeroMotion(hit: unknown, motion: V3, overlapAtStart: boolean): string | undefined {
+  if (typeof hit !== 'boolean') return `returned ${String(hit)}`;
+  if (motion.x === 0 && motion.y === 0 && motion.z === 0 && hit !== overlapAtStart) return `zero motion: cast ${hit} but overlap ${overlapAtStart}`;
+  return undefined;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Sphere - box
 
@@ -97,10 +175,8 @@ export function checkSBContact(
   const b = new OBox(box);
   const n = toArr(normal);
   const p = toArr(point);
-  if (!finite3(normal) || !finite3(point) || (depth !== undefined && !Number.isFinite(depth)))
-    return `non-finite output normal=${fmt(n)} point=${fmt(p)} depth=${depth}`;
-  const nlen = norm3(n);
-  if (!(Math.abs(nlen - 1) <= UNIT_TOL)) return `|normal| = ${nlen} (normal=${fmt(n)})`;
+  const unit = checkFiniteUnit(normal, point, depth);
+  if (unit !== undefined) return unit;
   const sdP = boxSignedDistance(b, p);
   if (!(Math.abs(sdP) <= eps)) return `point ${fmt(p)} not on the box surface (signed distance ${sdP}, eps ${eps})`;
   const sdC = boxSignedDistance(b, c);
@@ -139,43 +215,11 @@ export function sbContactNormalTol(c: Arr3, r: number, box: OBoxShape, eps: numb
   return 2;
 }
 
-/**
- * Check a sphere-box cast result against the oracle.
- * overlapAtStart: the implementation's overlapSphereBox at the start pose.
- */
-export function checkSBCast(
-  s: OSphere,
-  motion: V3,
-  box: OBoxShape,
-  hit: boolean,
-  out: CastOut,
-  overlapAtStart: boolean,
-  epsOverride?: number,
-): string | undefined {
-  const eps = epsOverride ?? EPS_REL * sbScale(s, box, motion);
-  const f = sphereBoxGap(s, motion, box);
-  const o = castOracle(f);
-  if (overlapAtStart && !(hit && out.toi === 0)) return `overlapSphereBox is true at the start but cast gave hit=${hit} toi=${out.toi}`;
-  if (!hit) {
-    if (o.f0 < -eps) return `miss, but the sphere overlaps at the start (gap ${o.f0}, eps ${eps})`;
-    if (o.fmin < -eps) return `miss, but the oracle hits: min gap ${o.fmin} at t=${o.tmin}, first contact t=${o.toi} (eps ${eps})`;
-    return undefined;
-  }
-  const toi = out.toi;
-  if (!(toi >= 0 && toi <= 1)) return `toi ${toi} not in [0, 1]`;
-  if (o.fmin > eps) return `hit at toi ${toi}, but the oracle misses: min gap ${o.fmin} at t=${o.tmin} (eps ${eps})`;
-  if (o.f0 < -eps && toi !== 0) return `overlapping at the start (gap ${o.f0}) but toi = ${toi} (expected exactly 0)`;
-  if (toi === 0) {
-    if (o.f0 > eps) return `toi 0 but the start gap is ${o.f0} (oracle toi ${o.toi}, eps ${eps})`;
-  } else {
-    const ft = f(toi);
-    if (!(Math.abs(ft) <= eps)) return `gap at toi ${toi} is ${ft} (oracle toi ${o.toi}, eps ${eps})`;
-    const mn = convexMin(f, 0, toi);
-    if (mn.v < -eps) return `earlier contact: gap ${mn.v} at t=${mn.t} < toi ${toi} (oracle toi ${o.toi})`;
-  }
-  const ci = positionAt(toArr(s.center), toArr(motion), toi);
-  const e = checkSBContact(ci, s.radius, box, out.normal, out.point, undefined, eps);
-  return e === undefined ? undefined : `at impact (toi ${toi}, oracle toi ${o.toi}): ${e}`;
+/** Check a sphere-box cast against the oracle; overlapAtStart: the implementation's overlapSphereBox at the start pose. */
+export function checkSBCast(s: OSphere, motion: V3, box: OBoxShape, hit: boolean, out: CastOut, overlapAtStart: boolean): string | undefined {
+  const eps = EPS_REL * sbScale(s, box, motion);
+  const contactAt = (toi: number) => checkSBContact(positionAt(toArr(s.center), toArr(motion), toi), s.radius, box, out.normal, out.point, undefined, eps);
+  return checkCast(castOracle(sphereBoxGap(s, motion, box)), { motion, hit, out, overlapAtStart, overlapName: 'overlapSphereBox', eps }, contactAt);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -194,10 +238,8 @@ export function checkSSContact(
 ): string | undefined {
   const n = toArr(normal);
   const p = toArr(point);
-  if (!finite3(normal) || !finite3(point) || (depth !== undefined && !Number.isFinite(depth)))
-    return `non-finite output normal=${fmt(n)} point=${fmt(p)} depth=${depth}`;
-  const nlen = norm3(n);
-  if (!(Math.abs(nlen - 1) <= UNIT_TOL)) return `|normal| = ${nlen} (normal=${fmt(n)})`;
+  const unit = checkFiniteUnit(normal, point, depth);
+  if (unit !== undefined) return unit;
   const d = sub3(ca, cb);
   const D = norm3(d);
   if (!(Math.abs(norm3(sub3(p, cb)) - rb) <= eps)) return `point ${fmt(p)} not on b's surface (|p - cb| = ${norm3(sub3(p, cb))}, rb = ${rb})`;
@@ -217,51 +259,16 @@ export function checkSSContact(
   return undefined;
 }
 
-export function checkSSCast(
-  a: OSphere,
-  motion: V3,
-  b: OSphere,
-  hit: boolean,
-  out: CastOut,
-  overlapAtStart: boolean,
-  epsOverride?: number,
-): string | undefined {
-  const eps = epsOverride ?? EPS_REL * ssScale(a, b, motion);
-  const f = sphereSphereGap(a, motion, b);
-  const o = castOracle(f);
-  if (overlapAtStart && !(hit && out.toi === 0)) return `overlapSphereSphere is true at the start but cast gave hit=${hit} toi=${out.toi}`;
-  if (!hit) {
-    if (o.f0 < -eps) return `miss, but the spheres overlap at the start (gap ${o.f0})`;
-    if (o.fmin < -eps) return `miss, but the oracle hits: min gap ${o.fmin} at t=${o.tmin}, first contact t=${o.toi} (eps ${eps})`;
-    return undefined;
-  }
-  const toi = out.toi;
-  if (!(toi >= 0 && toi <= 1)) return `toi ${toi} not in [0, 1]`;
-  if (o.fmin > eps) return `hit at toi ${toi}, but the oracle misses: min gap ${o.fmin} at t=${o.tmin} (eps ${eps})`;
-  if (o.f0 < -eps && toi !== 0) return `overlapping at the start (gap ${o.f0}) but toi = ${toi}`;
-  if (toi === 0) {
-    if (o.f0 > eps) return `toi 0 but the start gap is ${o.f0} (oracle toi ${o.toi}, eps ${eps})`;
-  } else {
-    const ft = f(toi);
-    if (!(Math.abs(ft) <= eps)) return `gap at toi ${toi} is ${ft} (oracle toi ${o.toi}, eps ${eps})`;
-    const mn = convexMin(f, 0, toi);
-    if (mn.v < -eps) return `earlier contact: gap ${mn.v} at t=${mn.t} < toi ${toi} (oracle toi ${o.toi})`;
-  }
-  const ci = positionAt(toArr(a.center), toArr(motion), toi);
-  const e = checkSSContact(ci, a.radius, toArr(b.center), b.radius, out.normal, out.point, undefined, eps, toi > 0);
-  return e === undefined ? undefined : `at impact (toi ${toi}, oracle toi ${o.toi}): ${e}`;
+/** Check a sphere-sphere cast against the oracle; overlapAtStart: the implementation's overlapSphereSphere at the start pose. */
+export function checkSSCast(a: OSphere, motion: V3, b: OSphere, hit: boolean, out: CastOut, overlapAtStart: boolean): string | undefined {
+  const eps = EPS_REL * ssScale(a, b, motion);
+  const contactAt = (toi: number) =>
+    checkSSContact(positionAt(toArr(a.center), toArr(motion), toi), a.radius, toArr(b.center), b.radius, out.normal, out.point, undefined, eps, toi > 0);
+  return checkCast(castOracle(sphereSphereGap(a, motion, b)), { motion, hit, out, overlapAtStart, overlapName: 'overlapSphereSphere', eps }, contactAt);
 }
 
 // ---------------------------------------------------------------------------------------------
 // misc
-
-export function deepFreeze<T>(o: T): T {
-  if (o && typeof o === 'object') {
-    for (const v of Object.values(o as object)) deepFreeze(v);
-    Object.freeze(o);
-  }
-  return o;
-}
 
 export function neg(v: V3): V3 {
   return { x: -v.x, y: -v.y, z: -v.z };

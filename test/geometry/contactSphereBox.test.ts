@@ -1,93 +1,45 @@
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { contactSphereBox, overlapSphereBox } from '../../src/index.js';
+import { contactSphereBox, overlapSphereBox, type BoxShape, type SphereShape } from '../../src/index.js';
 import { contactSphereBoxOracle, toArr } from '../oracle/oracle.js';
+import { expectContact, expectVec } from '../support/expectGeometry.js';
+import { deepFreeze, forAllFrozen } from '../support/properties.js';
+import { box, contactWith, newContact, sphere, vec3 as v } from '../support/shapes.js';
 import { axisAngleQuat, exactSBArb, sbSceneArb } from './arbitraries.js';
-import { EPS_REL, assertOk, checkSBContact, deepFreeze, newContact, sbScale } from './checks.js';
+import { EPS_REL, assertOk, checkExactContact, checkOverlapGap, checkSBContact, checkVecNear, sbScale } from './checks.js';
 
 const RUNS = 100_000;
 const EXACT_RUNS = 30_000;
 
-type Q = { x: number; y: number; z: number; w: number };
-const box = (cx: number, cy: number, cz: number, hx: number, hy: number, hz: number, rotation?: Q) =>
-  rotation === undefined
-    ? { center: { x: cx, y: cy, z: cz }, halfExtents: { x: hx, y: hy, z: hz } }
-    : { center: { x: cx, y: cy, z: cz }, halfExtents: { x: hx, y: hy, z: hz }, rotation };
-const sphere = (x: number, y: number, z: number, radius: number) => ({ center: { x, y, z }, radius });
-const v = (x: number, y: number, z: number) => ({ x, y, z });
-
-function contact(s: ReturnType<typeof sphere>, b: ReturnType<typeof box>) {
-  const out = newContact();
-  const hit = contactSphereBox(s, b, out);
-  return { hit, ...out };
-}
-
-/** exact comparison that treats -0 and +0 as equal (the spec does not distinguish them) */
-function expectContact(
-  c: { hit: boolean; normal: { x: number; y: number; z: number }; depth: number; point: { x: number; y: number; z: number } },
-  e: { hit?: boolean; normal?: { x: number; y: number; z: number }; depth?: number; point?: { x: number; y: number; z: number } },
-) {
-  const show = JSON.stringify(c);
-  if (e.hit !== undefined) expect(c.hit, show).toBe(e.hit);
-  if (e.normal) expect(c.normal.x === e.normal.x && c.normal.y === e.normal.y && c.normal.z === e.normal.z, `normal: ${show}, expected ${JSON.stringify(e.normal)}`).toBe(true);
-  if (e.depth !== undefined) expect(c.depth, `depth: ${show}`).toBe(e.depth);
-  if (e.point) expect(c.point.x === e.point.x && c.point.y === e.point.y && c.point.z === e.point.z, `point: ${show}, expected ${JSON.stringify(e.point)}`).toBe(true);
-}
-
-function expectVec(actual: { x: number; y: number; z: number }, expected: { x: number; y: number; z: number }, tol = 1e-12) {
-  expect(Math.abs(actual.x - expected.x), `x: ${actual.x} vs ${expected.x}`).toBeLessThanOrEqual(tol);
-  expect(Math.abs(actual.y - expected.y), `y: ${actual.y} vs ${expected.y}`).toBeLessThanOrEqual(tol);
-  expect(Math.abs(actual.z - expected.z), `z: ${actual.z} vs ${expected.z}`).toBeLessThanOrEqual(tol);
-}
+const contact = (s: SphereShape, b: BoxShape) => contactWith(contactSphereBox, s, b);
 
 describe('contactSphereBox', () => {
   it(`property: normal / depth / point agree with the oracle and the contact invariants (${RUNS} cases)`, () => {
-    fc.assert(
-      fc.property(sbSceneArb, (sc) => {
-        deepFreeze(sc);
-        const out = newContact();
-        const hit = contactSphereBox(sc.sphere, sc.box, out);
-        const eps = EPS_REL * sbScale(sc.sphere, sc.box);
-        const o = contactSphereBoxOracle(sc.sphere, sc.box);
-        const gap = o.dist - sc.sphere.radius;
-        if (hit !== overlapSphereBox(sc.sphere, sc.box)) assertOk(`contact returned ${hit}, overlap disagrees`, sc);
-        if (!hit) {
-          if (gap < -eps) assertOk(`false, but gap = ${gap}`, sc);
-          return;
-        }
-        if (gap > eps) assertOk(`true, but gap = ${gap}`, sc);
-        if (!(out.depth >= 0)) assertOk(`depth ${out.depth} < 0 on a true return`, sc);
-        assertOk(checkSBContact(toArr(sc.sphere.center), sc.sphere.radius, sc.box, out.normal, out.point, out.depth, eps), sc);
-      }),
-      { numRuns: RUNS, seed: 0x0c01 },
-    );
+    forAllFrozen(sbSceneArb, { numRuns: RUNS, seed: 0x0c01 }, (sc) => {
+      const out = newContact();
+      const hit = contactSphereBox(sc.sphere, sc.box, out);
+      const eps = EPS_REL * sbScale(sc.sphere, sc.box);
+      if (hit !== overlapSphereBox(sc.sphere, sc.box)) assertOk(`contact returned ${hit}, overlap disagrees`, sc);
+      assertOk(checkOverlapGap(hit, contactSphereBoxOracle(sc.sphere, sc.box).dist - sc.sphere.radius, eps), sc);
+      if (!hit) return;
+      if (!(out.depth >= 0)) assertOk(`depth ${out.depth} < 0 on a true return`, sc);
+      assertOk(checkSBContact(toArr(sc.sphere.center), sc.sphere.radius, sc.box, out.normal, out.point, out.depth, eps), sc);
+    });
   });
 
   it(`property: exact integer scenes: exact depth 0 when touching, exact tie-breaks inside (${EXACT_RUNS} cases)`, () => {
-    fc.assert(
-      fc.property(exactSBArb, (sc) => {
-        deepFreeze(sc);
-        const out = newContact();
-        const hit = contactSphereBox(sc.sphere, sc.box, out);
-        if (hit !== sc.expectOverlap) assertOk(`${sc.kind}: returned ${hit}, expected ${sc.expectOverlap}`, sc);
-        if (!hit) return;
-        const o = contactSphereBoxOracle(sc.sphere, sc.box);
-        if (sc.expectDepth !== undefined && out.depth !== sc.expectDepth) assertOk(`${sc.kind}: depth ${out.depth}, expected exactly ${sc.expectDepth}`, sc);
-        // centre inside / on the surface: everything is exact (integer projections, unit axis normals);
-        // outside: the closest point and normal may be off by a few ulps depending on how they are formed
-        const ptol = o.inside ? 0 : 2e-15 * sbScale(sc.sphere, sc.box);
-        const [px, py, pz] = o.point;
-        if (Math.abs(out.point.x - px) > ptol || Math.abs(out.point.y - py) > ptol || Math.abs(out.point.z - pz) > ptol)
-          assertOk(`${sc.kind}: point (${out.point.x}, ${out.point.y}, ${out.point.z}), expected (${o.point.join(', ')})`, sc);
-        const [nx, ny, nz] = o.normal;
-        const tol = o.inside ? 0 : 1e-15;
-        if (Math.abs(out.normal.x - nx) > tol || Math.abs(out.normal.y - ny) > tol || Math.abs(out.normal.z - nz) > tol)
-          assertOk(`${sc.kind}: normal (${out.normal.x}, ${out.normal.y}, ${out.normal.z}), expected (${o.normal.join(', ')})${o.inside ? ' exactly (tie-break)' : ''}`, sc);
-        const eps = EPS_REL * sbScale(sc.sphere, sc.box);
-        assertOk(checkSBContact(toArr(sc.sphere.center), sc.sphere.radius, sc.box, out.normal, out.point, out.depth, eps), sc);
-      }),
-      { numRuns: EXACT_RUNS, seed: 0x0c02 },
-    );
+    forAllFrozen(exactSBArb, { numRuns: EXACT_RUNS, seed: 0x0c02 }, (sc) => {
+      const out = contact(sc.sphere, sc.box);
+      assertOk(checkExactContact(sc, out.hit, out.depth), sc);
+      if (!out.hit) return;
+      const o = contactSphereBoxOracle(sc.sphere, sc.box);
+      // centre inside / on the surface: everything is exact (integer projections, unit axis normals,
+      // tie-breaks); outside: the closest point and normal may be off by a few ulps depending on how
+      // they are formed
+      assertOk(checkVecNear(`${sc.kind}: point`, out.point, o.point, o.inside ? 0 : 2e-15 * sbScale(sc.sphere, sc.box)), sc);
+      assertOk(checkVecNear(`${sc.kind}: normal`, out.normal, o.normal, o.inside ? 0 : 1e-15), sc);
+      const eps = EPS_REL * sbScale(sc.sphere, sc.box);
+      assertOk(checkSBContact(toArr(sc.sphere.center), sc.sphere.radius, sc.box, out.normal, out.point, out.depth, eps), sc);
+    });
   });
 
   const cube = box(0, 0, 0, 1, 1, 1);

@@ -1,4 +1,3 @@
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   castBoxSphere,
@@ -9,37 +8,20 @@ import {
   overlapSphereBox,
 } from '../../src/index.js';
 import { maxAbs3, positionAt, sub3, toArr } from '../oracle/oracle.js';
+import { expectVec } from '../support/expectGeometry.js';
+import { forAllFrozen } from '../support/properties.js';
+import { box, newCast, newContact, sphere, vec3 as v } from '../support/shapes.js';
 import { axisAngleQuat, sbCastArb, sbSceneArb } from './arbitraries.js';
-import { EPS_REL, assertOk, checkSBContact, deepFreeze, neg, newCast, newContact, sbScale, translateBox } from './checks.js';
+import { EPS_REL, assertOk, checkSBContact, neg, same3, sbScale, translateBox } from './checks.js';
 
 const RUNS = 100_000;
 
-type Q = { x: number; y: number; z: number; w: number };
-const box = (cx: number, cy: number, cz: number, hx: number, hy: number, hz: number, rotation?: Q) =>
-  rotation === undefined
-    ? { center: { x: cx, y: cy, z: cz }, halfExtents: { x: hx, y: hy, z: hz } }
-    : { center: { x: cx, y: cy, z: cz }, halfExtents: { x: hx, y: hy, z: hz }, rotation };
-const sphere = (x: number, y: number, z: number, radius: number) => ({ center: { x, y, z }, radius });
-const v = (x: number, y: number, z: number) => ({ x, y, z });
-const same = (a: { x: number; y: number; z: number }, b: { x: number; y: number; z: number }) => a.x === b.x && a.y === b.y && a.z === b.z;
-
-function expectVec(actual: { x: number; y: number; z: number }, expected: { x: number; y: number; z: number }, tol = 1e-12) {
-  const msg = `${JSON.stringify(actual)} vs ${JSON.stringify(expected)}`;
-  expect(Math.abs(actual.x - expected.x), msg).toBeLessThanOrEqual(tol);
-  expect(Math.abs(actual.y - expected.y), msg).toBeLessThanOrEqual(tol);
-  expect(Math.abs(actual.z - expected.z), msg).toBeLessThanOrEqual(tol);
-}
-
 describe('overlapBoxSphere', () => {
   it(`property: equals overlapSphereBox with the arguments swapped (${RUNS} cases)`, () => {
-    fc.assert(
-      fc.property(sbSceneArb, (sc) => {
-        deepFreeze(sc);
-        const a = overlapBoxSphere(sc.box, sc.sphere);
-        if (a !== overlapSphereBox(sc.sphere, sc.box)) assertOk(`overlapBoxSphere ${a} != overlapSphereBox`, sc);
-      }),
-      { numRuns: RUNS, seed: 0x3101 },
-    );
+    forAllFrozen(sbSceneArb, { numRuns: RUNS, seed: 0x3101 }, (sc) => {
+      const a = overlapBoxSphere(sc.box, sc.sphere);
+      if (a !== overlapSphereBox(sc.sphere, sc.box)) assertOk(`overlapBoxSphere ${a} != overlapSphereBox`, sc);
+    });
   });
   it('touching counts', () => {
     expect(overlapBoxSphere(box(0, 0, 0, 1, 1, 1), sphere(3, 0, 0, 2))).toBe(true);
@@ -49,22 +31,18 @@ describe('overlapBoxSphere', () => {
 
 describe('contactBoxSphere', () => {
   it(`property: same depth and point as contactSphereBox, normal negated (points from the sphere toward the box) (${RUNS} cases)`, () => {
-    fc.assert(
-      fc.property(sbSceneArb, (sc) => {
-        deepFreeze(sc);
-        const o1 = newContact();
-        const o2 = newContact();
-        const h1 = contactSphereBox(sc.sphere, sc.box, o1);
-        const h2 = contactBoxSphere(sc.box, sc.sphere, o2);
-        if (h1 !== h2) assertOk(`contactBoxSphere ${h2} != contactSphereBox ${h1}`, sc);
-        if (!h2) return;
-        if (o2.depth !== o1.depth || !same(o2.point, o1.point) || !same(o2.normal, neg(o1.normal)))
-          assertOk(`mirror ${JSON.stringify(o2)} vs contactSphereBox ${JSON.stringify(o1)}`, sc);
-        const eps = EPS_REL * sbScale(sc.sphere, sc.box);
-        assertOk(checkSBContact(toArr(sc.sphere.center), sc.sphere.radius, sc.box, neg(o2.normal), o2.point, o2.depth, eps), sc);
-      }),
-      { numRuns: RUNS, seed: 0x3102 },
-    );
+    forAllFrozen(sbSceneArb, { numRuns: RUNS, seed: 0x3102 }, (sc) => {
+      const o1 = newContact();
+      const o2 = newContact();
+      const h1 = contactSphereBox(sc.sphere, sc.box, o1);
+      const h2 = contactBoxSphere(sc.box, sc.sphere, o2);
+      if (h1 !== h2) assertOk(`contactBoxSphere ${h2} != contactSphereBox ${h1}`, sc);
+      if (!h2) return;
+      if (o2.depth !== o1.depth || !same3(o2.point, o1.point) || !same3(o2.normal, neg(o1.normal)))
+        assertOk(`mirror ${JSON.stringify(o2)} vs contactSphereBox ${JSON.stringify(o1)}`, sc);
+      const eps = EPS_REL * sbScale(sc.sphere, sc.box);
+      assertOk(checkSBContact(toArr(sc.sphere.center), sc.sphere.radius, sc.box, neg(o2.normal), o2.point, o2.depth, eps), sc);
+    });
   });
   it('normal points from the sphere toward the box', () => {
     const out = newContact();
@@ -80,28 +58,24 @@ describe('contactBoxSphere', () => {
 
 describe('castBoxSphere', () => {
   it(`property: toi of castSphereBox(sphere, -motion, box), normal negated, point moved with the box (${RUNS} cases)`, () => {
-    fc.assert(
-      fc.property(sbCastArb, (sc) => {
-        deepFreeze(sc);
-        const mNeg = neg(sc.motion);
-        const o1 = newCast();
-        const o2 = newCast();
-        const h1 = castSphereBox(sc.sphere, mNeg, sc.box, o1);
-        const h2 = castBoxSphere(sc.box, sc.motion, sc.sphere, o2);
-        if (h1 !== h2) assertOk(`castBoxSphere ${h2} != castSphereBox(sphere, -motion, box) ${h1}`, sc);
-        if (!h2) return;
-        if (o2.toi !== o1.toi || !same(o2.normal, neg(o1.normal))) assertOk(`mirror ${JSON.stringify(o2)} vs castSphereBox ${JSON.stringify(o1)}`, sc);
-        const eps = EPS_REL * sbScale(sc.sphere, sc.box, sc.motion);
-        const expectedPoint = positionAt(toArr(o1.point), toArr(sc.motion), o1.toi);
-        if (maxAbs3(sub3(toArr(o2.point), expectedPoint)) > eps)
-          assertOk(`point ${JSON.stringify(o2.point)} != castSphereBox point + toi*motion = ${expectedPoint}`, sc);
-        // oracle: in the world at impact, the box has moved by toi * motion; point on its surface,
-        // normal (negated) from the moved box toward the fixed sphere centre
-        const moved = translateBox(sc.box, positionAt([0, 0, 0], toArr(sc.motion), o2.toi));
-        assertOk(checkSBContact(toArr(sc.sphere.center), sc.sphere.radius, moved, neg(o2.normal), o2.point, undefined, eps), sc);
-      }),
-      { numRuns: RUNS, seed: 0x3103 },
-    );
+    forAllFrozen(sbCastArb, { numRuns: RUNS, seed: 0x3103 }, (sc) => {
+      const mNeg = neg(sc.motion);
+      const o1 = newCast();
+      const o2 = newCast();
+      const h1 = castSphereBox(sc.sphere, mNeg, sc.box, o1);
+      const h2 = castBoxSphere(sc.box, sc.motion, sc.sphere, o2);
+      if (h1 !== h2) assertOk(`castBoxSphere ${h2} != castSphereBox(sphere, -motion, box) ${h1}`, sc);
+      if (!h2) return;
+      if (o2.toi !== o1.toi || !same3(o2.normal, neg(o1.normal))) assertOk(`mirror ${JSON.stringify(o2)} vs castSphereBox ${JSON.stringify(o1)}`, sc);
+      const eps = EPS_REL * sbScale(sc.sphere, sc.box, sc.motion);
+      const expectedPoint = positionAt(toArr(o1.point), toArr(sc.motion), o1.toi);
+      if (maxAbs3(sub3(toArr(o2.point), expectedPoint)) > eps)
+        assertOk(`point ${JSON.stringify(o2.point)} != castSphereBox point + toi*motion = ${expectedPoint}`, sc);
+      // oracle: in the world at impact, the box has moved by toi * motion; point on its surface,
+      // normal (negated) from the moved box toward the fixed sphere centre
+      const moved = translateBox(sc.box, positionAt([0, 0, 0], toArr(sc.motion), o2.toi));
+      assertOk(checkSBContact(toArr(sc.sphere.center), sc.sphere.radius, moved, neg(o2.normal), o2.point, undefined, eps), sc);
+    });
   });
 
   it('a box moving into a fixed sphere: world contact point at impact', () => {

@@ -1,46 +1,30 @@
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { contactSphereBox, overlapSphereBox } from '../../src/index.js';
 import { OBox, boxDistance, toArr } from '../oracle/oracle.js';
+import { forAllFrozen } from '../support/properties.js';
+import { box, newContact, sphere } from '../support/shapes.js';
 import { axisAngleQuat, exactSBArb, nextDown, nextUp, sbSceneArb } from './arbitraries.js';
-import { EPS_REL, assertOk, deepFreeze, newContact, sbScale } from './checks.js';
+import { EPS_REL, assertOk, checkOverlapGap, sbScale } from './checks.js';
 
 const RUNS = 100_000;
 const EXACT_RUNS = 30_000;
 
-const box = (cx: number, cy: number, cz: number, hx: number, hy: number, hz: number, rotation?: { x: number; y: number; z: number; w: number }) =>
-  rotation === undefined
-    ? { center: { x: cx, y: cy, z: cz }, halfExtents: { x: hx, y: hy, z: hz } }
-    : { center: { x: cx, y: cy, z: cz }, halfExtents: { x: hx, y: hy, z: hz }, rotation };
-const sphere = (x: number, y: number, z: number, radius: number) => ({ center: { x, y, z }, radius });
-
 describe('overlapSphereBox', () => {
   it(`property: agrees with the oracle outside an eps band, and with contactSphereBox's return value (${RUNS} cases)`, () => {
-    fc.assert(
-      fc.property(sbSceneArb, (sc) => {
-        deepFreeze(sc);
-        const got = overlapSphereBox(sc.sphere, sc.box);
-        if (typeof got !== 'boolean') throw new Error(`returned ${String(got)}`);
-        const eps = EPS_REL * sbScale(sc.sphere, sc.box);
-        const gap = boxDistance(new OBox(sc.box), toArr(sc.sphere.center)) - sc.sphere.radius;
-        if (gap < -eps && !got) assertOk(`false, but gap = ${gap} (clearly overlapping)`, sc);
-        if (gap > eps && got) assertOk(`true, but gap = ${gap} (clearly separated)`, sc);
-        const c = contactSphereBox(sc.sphere, sc.box, newContact());
-        if (c !== got) assertOk(`overlapSphereBox = ${got} but contactSphereBox returned ${c}`, sc);
-      }),
-      { numRuns: RUNS, seed: 0x0b01 },
-    );
+    forAllFrozen(sbSceneArb, { numRuns: RUNS, seed: 0x0b01 }, (sc) => {
+      const got = overlapSphereBox(sc.sphere, sc.box);
+      const gap = boxDistance(new OBox(sc.box), toArr(sc.sphere.center)) - sc.sphere.radius;
+      assertOk(checkOverlapGap(got, gap, EPS_REL * sbScale(sc.sphere, sc.box)), sc);
+      const c = contactSphereBox(sc.sphere, sc.box, newContact());
+      if (c !== got) assertOk(`overlapSphereBox = ${got} but contactSphereBox returned ${c}`, sc);
+    });
   });
 
   it(`property: exact integer scenes (touching face/edge/vertex = true, one ulp away = false) (${EXACT_RUNS} cases)`, () => {
-    fc.assert(
-      fc.property(exactSBArb, (sc) => {
-        deepFreeze(sc);
-        const got = overlapSphereBox(sc.sphere, sc.box);
-        if (got !== sc.expectOverlap) assertOk(`${sc.kind}: got ${got}, expected ${sc.expectOverlap}`, sc);
-      }),
-      { numRuns: EXACT_RUNS, seed: 0x0b02 },
-    );
+    forAllFrozen(exactSBArb, { numRuns: EXACT_RUNS, seed: 0x0b02 }, (sc) => {
+      const got = overlapSphereBox(sc.sphere, sc.box);
+      if (got !== sc.expectOverlap) assertOk(`${sc.kind}: got ${got}, expected ${sc.expectOverlap}`, sc);
+    });
   });
 
   const B = box(0, 0, 0, 1, 2, 3);

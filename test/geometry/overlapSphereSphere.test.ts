@@ -1,42 +1,30 @@
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { contactSphereSphere, overlapSphereSphere } from '../../src/index.js';
 import { norm3, sub3, toArr } from '../oracle/oracle.js';
+import { forAllFrozen } from '../support/properties.js';
+import { newContact, sphere } from '../support/shapes.js';
 import { exactSSArb, nextDown, nextUp, ssSceneArb } from './arbitraries.js';
-import { EPS_REL, assertOk, deepFreeze, newContact, ssScale } from './checks.js';
+import { EPS_REL, assertOk, checkOverlapGap, ssScale } from './checks.js';
 
 const RUNS = 100_000;
 const EXACT_RUNS = 30_000;
-const sphere = (x: number, y: number, z: number, radius: number) => ({ center: { x, y, z }, radius });
-
 describe('overlapSphereSphere', () => {
   it(`property: agrees with the oracle outside an eps band; symmetric; equals contactSphereSphere's return (${RUNS} cases)`, () => {
-    fc.assert(
-      fc.property(ssSceneArb, (sc) => {
-        deepFreeze(sc);
-        const got = overlapSphereSphere(sc.a, sc.b);
-        if (typeof got !== 'boolean') throw new Error(`returned ${String(got)}`);
-        const eps = EPS_REL * ssScale(sc.a, sc.b);
-        const gap = norm3(sub3(toArr(sc.a.center), toArr(sc.b.center))) - (sc.a.radius + sc.b.radius);
-        if (gap < -eps && !got) assertOk(`false, but gap = ${gap}`, sc);
-        if (gap > eps && got) assertOk(`true, but gap = ${gap}`, sc);
-        if (overlapSphereSphere(sc.b, sc.a) !== got) assertOk('not symmetric in its arguments', sc);
-        if (contactSphereSphere(sc.a, sc.b, newContact()) !== got) assertOk('contactSphereSphere returned a different boolean', sc);
-      }),
-      { numRuns: RUNS, seed: 0x5501 },
-    );
+    forAllFrozen(ssSceneArb, { numRuns: RUNS, seed: 0x5501 }, (sc) => {
+      const got = overlapSphereSphere(sc.a, sc.b);
+      const gap = norm3(sub3(toArr(sc.a.center), toArr(sc.b.center))) - (sc.a.radius + sc.b.radius);
+      assertOk(checkOverlapGap(got, gap, EPS_REL * ssScale(sc.a, sc.b)), sc);
+      if (overlapSphereSphere(sc.b, sc.a) !== got) assertOk('not symmetric in its arguments', sc);
+      if (contactSphereSphere(sc.a, sc.b, newContact()) !== got) assertOk('contactSphereSphere returned a different boolean', sc);
+    });
   });
 
   it(`property: exact integer scenes (touching = true, one ulp apart = false) (${EXACT_RUNS} cases)`, () => {
-    fc.assert(
-      fc.property(exactSSArb, (sc) => {
-        deepFreeze(sc);
-        const got = overlapSphereSphere(sc.a, sc.b);
-        if (got !== sc.expectOverlap) assertOk(`${sc.kind}: got ${got}, expected ${sc.expectOverlap}`, sc);
-        if (overlapSphereSphere(sc.b, sc.a) !== got) assertOk('not symmetric', sc);
-      }),
-      { numRuns: EXACT_RUNS, seed: 0x5502 },
-    );
+    forAllFrozen(exactSSArb, { numRuns: EXACT_RUNS, seed: 0x5502 }, (sc) => {
+      const got = overlapSphereSphere(sc.a, sc.b);
+      if (got !== sc.expectOverlap) assertOk(`${sc.kind}: got ${got}, expected ${sc.expectOverlap}`, sc);
+      if (overlapSphereSphere(sc.b, sc.a) !== got) assertOk('not symmetric', sc);
+    });
   });
 
   it('touching along an axis and along a Pythagorean diagonal; one ulp apart', () => {

@@ -77,6 +77,8 @@ import {
   type Q4,
   type V3,
 } from '../oracle/rapier.js';
+import { convexMin, type GoldenSectionOptions } from '../oracle/oracle.js';
+import { newCast, newContact, vec3 as v } from '../support/shapes.js';
 
 // ---------------------------------------------------------------------------------------
 // Configuration
@@ -115,7 +117,6 @@ const BOUND = {
 // Small vector helpers (f64)
 // ---------------------------------------------------------------------------------------
 
-const v = (x: number, y: number, z: number): V3 => ({ x, y, z });
 const sub = (a: V3, b: V3): V3 => v(a.x - b.x, a.y - b.y, a.z - b.z);
 const add = (a: V3, b: V3): V3 => v(a.x + b.x, a.y + b.y, a.z + b.z);
 const mul = (a: V3, s: number): V3 => v(a.x * s, a.y * s, a.z * s);
@@ -131,9 +132,6 @@ const angleErr = (a: V3, b: V3): number => {
   const c = dot(a, b) / (len(a) * len(b));
   return Number.isFinite(c) ? 1 - c : Infinity;
 };
-
-const newContact = () => ({ normal: v(0, 0, 0), depth: Number.NaN, point: v(0, 0, 0) });
-const newCast = () => ({ toi: Number.NaN, normal: v(0, 0, 0), point: v(0, 0, 0) });
 
 // ---------------------------------------------------------------------------------------
 // Worst-disagreement bookkeeping
@@ -396,48 +394,85 @@ function faceMargin(box: OracleBox, p: V3): number {
   return d[1]! - d[0]!;
 }
 
-/** Minimum over t in [0, 1] of a convex function (golden-section search). */
-function convexMin(f: (t: number) => number): { t: number; value: number } {
-  const g = (Math.sqrt(5) - 1) / 2;
-  let lo = 0;
-  let hi = 1;
-  let x1 = hi - g * (hi - lo);
-  let x2 = lo + g * (hi - lo);
-  let f1 = f(x1);
-  let f2 = f(x2);
-  for (let i = 0; i < 60 && hi - lo > 1e-12; i++) {
-    if (f1 <= f2) {
-      hi = x2;
-      x2 = x1;
-      f2 = f1;
-      x1 = hi - g * (hi - lo);
-      f1 = f(x1);
-    } else {
-      lo = x1;
-      x1 = x2;
-      f1 = f2;
-      x2 = lo + g * (hi - lo);
-      f2 = f(x2);
-    }
-  }
-  let best = { t: (lo + hi) / 2, value: f((lo + hi) / 2) };
-  for (const t of [0, 1, x1, x2]) {
-    const value = f(t);
-    if (value < best.value) best = { t, value };
-  }
-  return best;
+/**
+ * The golden-section search of d(t) over the path, t in [0, 1]: 60 iterations or a bracket of 1e-12,
+ * ties to the left, finishing on the last probes.
+ */
+const PATH_SEARCH: GoldenSectionOptions = { iters: 60, minWidth: 1e-12, tiesLeft: true, finish: 'probes' };
+
+type CastOut = { toi: number; normal: V3; point: V3 };
+type ContactOut = { normal: V3; depth: number; point: V3 };
+/** Our outputs, reused from case to case (their toi or depth is reset before each query). */
+const CAST_OUT: CastOut = newCast();
+const CONTACT_OUT: ContactOut = newContact();
+
+interface ContactCheck {
+  S: number;
+  /** Rapier's contact (huge prediction) for the case */
+  rc: OracleContact;
+  /** our contact query of the case into `out` */
+  ours: (out: ContactOut) => boolean;
+  /** suffix of the case-count key */
+  tag: string;
+  /** suffix of the normal and point keys */
+  where: string;
+  /** whether the normal, and the point, are defined well enough to compare (asked on a common hit) */
+  compareNormal: () => boolean;
+  comparePoint: () => boolean;
+}
+
+/**
+ * Contact checks shared by sphere-box and sphere-sphere, against Rapier's contact query: hit/miss
+ * agree unless touching within BAND·S; on a common hit, depth and |normal| always, the normal and
+ * the point where the case says they are well defined.
+ */
+function checkContact(name: string, c: object, k: ContactCheck): void {
+  const { S, rc } = k;
+  const out = CONTACT_OUT;
+  out.depth = Number.NaN;
+  const hit = k.ours(out);
+  const hitR = rc.distance <= 0;
+  const input = () => ({ ...c, ours: hit ? { ...out } : null, rapier: rc });
+  count(`${name} cases${k.tag}`);
+  if (Math.abs(rc.distance) <= BAND * S) count(`${name} touching (hit not compared)`);
+  else if (hit !== hitR) fail(`${name} hit`, `ours ${hit}, rapier distance ${rc.distance}`, input);
+  if (!(hit && hitR)) return;
+  count(`${name} both hit`);
+  record(`${name} depth |Δ|/S`, Math.abs(out.depth + rc.distance) / S, BOUND.depthRel, input);
+  record(`${name} | |n|-1 |`, Math.abs(len(out.normal) - 1), BOUND.unit, input);
+  if (k.compareNormal()) record(`${name} normal 1-dot${k.where}`, angleErr(out.normal, rc.normal), BOUND.normal, input);
+  if (k.comparePoint()) record(`${name} point |Δ|/S${k.where}`, dist(out.point, rc.pointOnSecond) / S, BOUND.pointRel, input);
+}
+
+/** Our cast and Rapier's queries of a moving sphere against the fixed second shape of a case. */
+interface Against {
+  ours: (sphere: OracleSphere, motion: V3, out: CastOut) => boolean;
+  /** Rapier's contact query (huge prediction) */
+  rapierContact: (sphere: OracleSphere) => OracleContact;
+  rapierCast: (sphere: OracleSphere, motion: V3, opts?: CastOptions) => OracleCast | null;
+}
+
+/** The {@link Against} of a pair's three functions, with the pair's second shape fixed to `other`. */
+function against<B>(
+  other: B,
+  ours: (sphere: OracleSphere, motion: V3, other: B, out: CastOut) => boolean,
+  rapierContact: (sphere: OracleSphere, other: B, prediction: number) => OracleContact | null,
+  rapierCast: (sphere: OracleSphere, motion: V3, other: B, opts?: CastOptions) => OracleCast | null,
+): Against {
+  return {
+    ours: (s, m, out) => ours(s, m, other, out),
+    rapierContact: (s) => rapierContact(s, other, 1e30)!,
+    rapierCast: (s, m, opts) => rapierCast(s, m, other, opts),
+  };
 }
 
 interface CastCheck {
   S: number;
+  sphere: OracleSphere;
   motion: V3;
-  hit: boolean;
-  out: { toi: number; normal: V3; point: V3 };
-  /** Rapier contact (huge prediction) with the moving sphere at centre + t·motion. */
-  contactAt: (t: number) => OracleContact;
-  rapierCast: (opts?: CastOptions) => OracleCast | null;
-  radius: number;
+  /** the kind of case, named in the case-count key */
   tag: string;
+  against: Against;
 }
 
 /**
@@ -453,9 +488,14 @@ interface CastCheck {
  * with the bounds documented in the header.
  */
 function checkCast(name: string, c: object, k: CastCheck): void {
-  const { S, motion, hit, out } = k;
-  const d0 = k.contactAt(0).distance;
-  const rcast = k.rapierCast();
+  const { S, sphere, motion } = k;
+  const out = CAST_OUT;
+  out.toi = Number.NaN;
+  const hit = k.against.ours(sphere, motion, out);
+  /** Rapier's contact with the moving sphere at centre + t·motion. */
+  const contactAt = (t: number) => k.against.rapierContact({ center: add(sphere.center, mul(motion, t)), radius: sphere.radius });
+  const d0 = contactAt(0).distance;
+  const rcast = k.against.rapierCast(sphere, motion);
   const input = () => ({ ...c, ours: hit ? { ...out } : null, rapier: rcast, rapierStartDistance: d0 });
   count(`${name} cases (${k.tag})`);
   if (d0 < -BAND * S) {
@@ -470,23 +510,23 @@ function checkCast(name: string, c: object, k: CastCheck): void {
     return;
   }
   if (!hit) {
-    const m = convexMin((t) => k.contactAt(t).distance);
-    if (m.value <= BAND * S && m.value >= -BAND * S) count(`${name} grazing miss (hit not compared)`);
-    else if (m.value < -BAND * S) fail(`${name} hit`, `ours false, Rapier distance ${m.value} at t=${m.t}`, input);
+    const m = convexMin((t) => contactAt(t).distance, 0, 1, PATH_SEARCH);
+    if (m.v <= BAND * S && m.v >= -BAND * S) count(`${name} grazing miss (hit not compared)`);
+    else if (m.v < -BAND * S) fail(`${name} hit`, `ours false, Rapier distance ${m.v} at t=${m.t}`, input);
     else count(`${name} miss from separated start`);
-    if (rcast && m.value > BAND * S) {
+    if (rcast && m.v > BAND * S) {
       count(`${name} Rapier castShape hit, its contact query says miss`);
-      record(`${name} [info] Rapier castShape false hit: min d(t)/S`, m.value / S, Infinity, input);
+      record(`${name} [info] Rapier castShape false hit: min d(t)/S`, m.v / S, Infinity, input);
     }
     return;
   }
   count(`${name} hit from separated start`);
-  const rc = k.contactAt(out.toi);
+  const rc = contactAt(out.toi);
   record(`${name} residual |d(ours toi)|/S`, Math.abs(rc.distance) / S, BOUND.residualRel, input);
   record(`${name} toi in [0, 1]`, out.toi >= 0 && out.toi <= 1 ? 0 : Infinity, 0, input);
   record(`${name} | |n|-1 |`, Math.abs(len(out.normal) - 1), BOUND.unit, input);
   // A zero-radius sphere touches at distance 0, where the normal is undefined on edges and corners.
-  if (k.radius > GATE * S) {
+  if (sphere.radius > GATE * S) {
     record(`${name} normal 1-dot (Rapier contact at our toi)`, angleErr(out.normal, rc.normal), BOUND.normal, input);
   }
   record(`${name} point |Δ|/S (Rapier contact at our toi)`, dist(out.point, rc.pointOnSecond) / S, BOUND.pointRel, input);
@@ -507,115 +547,73 @@ function checkCast(name: string, c: object, k: CastCheck): void {
   record(`${name} toi |Δ|·|m|·cos/max(1,S) vs castShape (all)`, (dt * len(motion) * approach) / Math.max(1, S), BOUND.castDistance, input);
   // Rapier's cast normal is its last GJK search direction; with a small sphere a small distance
   // error turns it by a lot (~δ/r), so it is only asserted for r >= 0.1·max(1, S).
-  if (k.radius > GATE * S) {
-    const big = k.radius >= 0.1 * Math.max(1, S);
+  if (sphere.radius > GATE * S) {
+    const big = sphere.radius >= 0.1 * Math.max(1, S);
     const ncls = `${cls}${cls === 'well-conditioned' ? (big ? ', r>=0.1max(1,S)' : ', small r') : ''}`;
     record(`${name} normal 1-dot vs castShape (${ncls})`, angleErr(out.normal, rcast.normal), big ? bound(BOUND.castWitnessNormal) : Infinity, input);
   }
   record(`${name} point |Δ|/S vs castShape (${cls})`, dist(out.point, rcast.pointOnSecond) / S, bound(BOUND.castWitnessPointRel), input);
 }
 
+/** A sphere-box contact case. */
+function sphereBoxContact({ sphere, box }: SphereBoxCase): ContactCheck {
+  const S = sceneScale(sphere.center, box.center, box.halfExtents, sphere.radius);
+  const rc = rapierContactSphereBox(sphere, box, 1e30)!;
+  const centreDist = rc.distance + sphere.radius; // signed distance centre -> box surface
+  const inside = centreDist < 0;
+  // Inside, the nearest face must be unique (ties may be broken differently).
+  const unique = () => !inside || faceMargin(box, sphere.center) > GATE * S;
+  return {
+    S,
+    rc,
+    ours: (out) => contactSphereBox(sphere, box, out),
+    tag: ` (${box.rotation ? 'rotated' : 'axis-aligned'}, ${inside ? 'centre inside' : 'centre outside'})`,
+    where: ` (${inside ? 'inside' : 'outside'})`,
+    compareNormal: () => unique() && Math.abs(centreDist) > GATE * S,
+    comparePoint: unique,
+  };
+}
+
+/** A sphere-sphere contact case; normal and point are defined where the centres are apart. */
+function sphereSphereContact({ a, b }: SphereSphereCase): ContactCheck {
+  const S = sceneScale(a.center, b.center, a.radius, b.radius);
+  const apart = () => dist(a.center, b.center) > GATE * S;
+  const ours = (out: ContactOut) => contactSphereSphere(a, b, out);
+  return { S, rc: rapierContactSphereSphere(a, b, 1e30)!, ours, tag: '', where: '', compareNormal: apart, comparePoint: apart };
+}
+
+/** A sphere-box cast case: the sphere moves, the box stays. */
+const sphereBoxCast = ({ sphere, box, motion }: SphereBoxCastCase): CastCheck => ({
+  S: sceneScale(sphere.center, add(sphere.center, motion), motion, box.center, box.halfExtents, sphere.radius),
+  sphere,
+  motion,
+  tag: box.rotation ? 'rotated' : 'axis-aligned',
+  against: against(box, castSphereBox, rapierContactSphereBox, rapierCastSphereBox),
+});
+
+/** A sphere-sphere cast case: a moves, b stays. */
+const sphereSphereCast = ({ a, b, motion }: SphereSphereCastCase): CastCheck => ({
+  S: sceneScale(a.center, add(a.center, motion), motion, b.center, a.radius, b.radius),
+  sphere: a,
+  motion,
+  tag: 'spheres',
+  against: against(b, castSphereSphere, rapierContactSphereSphere, rapierCastSphereSphere),
+});
+
+/**
+ * The test of `name` on `n` cases of `arb` sampled with `seed`: `check` compares each case, then
+ * the bounds recorded under `name` are asserted.
+ */
+function sampledTest<C>(name: string, arb: fc.Arbitrary<C>, seed: number, n: number, check: (name: string, c: C) => void): void {
+  it(`${name}: ${n} random cases`, () => {
+    for (const c of fc.sample(arb, { seed, numRuns: n })) check(name, c);
+    assertStats(name);
+  });
+}
+
 describe('geometry vs Rapier (differential)', () => {
-  it(`contactSphereBox: ${N_CONTACT_SPHERE_BOX} random cases`, () => {
-    const cases = fc.sample(contactSphereBoxArb, { seed: SEED, numRuns: N_CONTACT_SPHERE_BOX });
-    const out = newContact();
-    for (const c of cases) {
-      const { sphere, box } = c;
-      const S = sceneScale(sphere.center, box.center, box.halfExtents, sphere.radius);
-      const rc = rapierContactSphereBox(sphere, box, 1e30)!;
-      const hitR = rc.distance <= 0;
-      out.depth = Number.NaN;
-      const hitO = contactSphereBox(sphere, box, out);
-      const centreDist = rc.distance + sphere.radius; // signed distance centre -> box surface
-      const inside = centreDist < 0;
-      const input = () => ({ ...c, ours: hitO ? { ...out } : null, rapier: rc });
-      const tag = `${box.rotation ? 'rotated' : 'axis-aligned'}, ${inside ? 'centre inside' : 'centre outside'}`;
-      count(`contactSphereBox cases (${tag})`);
-      if (Math.abs(rc.distance) <= BAND * S) {
-        count('contactSphereBox touching (hit not compared)');
-      } else if (hitO !== hitR) {
-        fail('contactSphereBox hit', `ours ${hitO}, rapier distance ${rc.distance}`, input);
-      }
-      if (!(hitO && hitR)) continue;
-      count('contactSphereBox both hit');
-      record('contactSphereBox depth |Δ|/S', Math.abs(out.depth + rc.distance) / S, BOUND.depthRel, input);
-      record('contactSphereBox | |n|-1 |', Math.abs(len(out.normal) - 1), BOUND.unit, input);
-      const unique = !inside || faceMargin(box, sphere.center) > GATE * S;
-      if (unique && Math.abs(centreDist) > GATE * S) {
-        record(`contactSphereBox normal 1-dot (${inside ? 'inside' : 'outside'})`, angleErr(out.normal, rc.normal), BOUND.normal, input);
-      }
-      if (unique) {
-        record(`contactSphereBox point |Δ|/S (${inside ? 'inside' : 'outside'})`, dist(out.point, rc.pointOnSecond) / S, BOUND.pointRel, input);
-      }
-    }
-    assertStats('contactSphereBox');
-  });
-
-  it(`castSphereBox: ${N_CAST_SPHERE_BOX} random cases`, () => {
-    const cases = fc.sample(castSphereBoxArb, { seed: SEED + 1, numRuns: N_CAST_SPHERE_BOX });
-    const out = newCast();
-    for (const c of cases) {
-      const { sphere, box, motion } = c;
-      out.toi = Number.NaN;
-      const hit = castSphereBox(sphere, motion, box, out);
-      checkCast('castSphereBox', c, {
-        S: sceneScale(sphere.center, add(sphere.center, motion), motion, box.center, box.halfExtents, sphere.radius),
-        motion,
-        hit,
-        out,
-        contactAt: (t) => rapierContactSphereBox({ center: add(sphere.center, mul(motion, t)), radius: sphere.radius }, box, 1e30)!,
-        rapierCast: (opts) => rapierCastSphereBox(sphere, motion, box, opts),
-        radius: sphere.radius,
-        tag: box.rotation ? 'rotated' : 'axis-aligned',
-      });
-    }
-    assertStats('castSphereBox');
-  });
-
-  it(`contactSphereSphere: ${N_CONTACT_SPHERE_SPHERE} random cases`, () => {
-    const cases = fc.sample(contactSphereSphereArb, { seed: SEED + 2, numRuns: N_CONTACT_SPHERE_SPHERE });
-    const out = newContact();
-    for (const c of cases) {
-      const { a, b } = c;
-      const S = sceneScale(a.center, b.center, a.radius, b.radius);
-      const rc = rapierContactSphereSphere(a, b, 1e30)!;
-      out.depth = Number.NaN;
-      const hitO = contactSphereSphere(a, b, out);
-      const hitR = rc.distance <= 0;
-      const input = () => ({ ...c, ours: hitO ? { ...out } : null, rapier: rc });
-      count('contactSphereSphere cases');
-      if (Math.abs(rc.distance) <= BAND * S) count('contactSphereSphere touching (hit not compared)');
-      else if (hitO !== hitR) fail('contactSphereSphere hit', `ours ${hitO}, rapier distance ${rc.distance}`, input);
-      if (!(hitO && hitR)) continue;
-      count('contactSphereSphere both hit');
-      record('contactSphereSphere depth |Δ|/S', Math.abs(out.depth + rc.distance) / S, BOUND.depthRel, input);
-      record('contactSphereSphere | |n|-1 |', Math.abs(len(out.normal) - 1), BOUND.unit, input);
-      if (dist(a.center, b.center) > GATE * S) {
-        record('contactSphereSphere normal 1-dot', angleErr(out.normal, rc.normal), BOUND.normal, input);
-        record('contactSphereSphere point |Δ|/S', dist(out.point, rc.pointOnSecond) / S, BOUND.pointRel, input);
-      }
-    }
-    assertStats('contactSphereSphere');
-  });
-
-  it(`castSphereSphere: ${N_CAST_SPHERE_SPHERE} random cases`, () => {
-    const cases = fc.sample(castSphereSphereArb, { seed: SEED + 3, numRuns: N_CAST_SPHERE_SPHERE });
-    const out = newCast();
-    for (const c of cases) {
-      const { a, b, motion } = c;
-      out.toi = Number.NaN;
-      const hit = castSphereSphere(a, motion, b, out);
-      checkCast('castSphereSphere', c, {
-        S: sceneScale(a.center, add(a.center, motion), motion, b.center, a.radius, b.radius),
-        motion,
-        hit,
-        out,
-        contactAt: (t) => rapierContactSphereSphere({ center: add(a.center, mul(motion, t)), radius: a.radius }, b, 1e30)!,
-        rapierCast: (opts) => rapierCastSphereSphere(a, motion, b, opts),
-        radius: a.radius,
-        tag: 'spheres',
-      });
-    }
-    assertStats('castSphereSphere');
-  });
+  sampledTest('contactSphereBox', contactSphereBoxArb, SEED, N_CONTACT_SPHERE_BOX, (name, c) => checkContact(name, c, sphereBoxContact(c)));
+  sampledTest('castSphereBox', castSphereBoxArb, SEED + 1, N_CAST_SPHERE_BOX, (name, c) => checkCast(name, c, sphereBoxCast(c)));
+  sampledTest('contactSphereSphere', contactSphereSphereArb, SEED + 2, N_CONTACT_SPHERE_SPHERE, (name, c) => checkContact(name, c, sphereSphereContact(c)));
+  sampledTest('castSphereSphere', castSphereSphereArb, SEED + 3, N_CAST_SPHERE_SPHERE, (name, c) => checkCast(name, c, sphereSphereCast(c)));
 });

@@ -243,20 +243,36 @@ export type Fn1 = (t: number) => number;
 
 const INV_PHI = (Math.sqrt(5) - 1) / 2;
 
+/** Options of {@link convexMin}; the defaults are the oracle's own search. */
+export interface GoldenSectionOptions {
+  /** at most this many iterations (default 90) */
+  iters?: number;
+  /** stop once the bracket is this narrow (default 0: until it cannot shrink) */
+  minWidth?: number;
+  /** when f is equal at both probes, keep the left part of the bracket (default: the right part) */
+  tiesLeft?: boolean;
+  /**
+   * the points tried besides the final bracket's midpoint, with the interval's ends: the final
+   * bracket's ends ('bracket', the default) or its two probes ('probes')
+   */
+  finish?: 'bracket' | 'probes';
+}
+
 /**
  * Minimum of a convex function on [a, b] by golden-section search (plus the two endpoints).
  * Same invariant as ternary search: with m1 < m2, f(m1) < f(m2) means a minimiser lies in [lo, m2],
  * otherwise one lies in [m1, hi]. 90 iterations shrink the bracket by 0.618^90 ~ 1e-19.
  */
-export function convexMin(f: Fn1, a: number, b: number, iters = 90): { t: number; v: number } {
+export function convexMin(f: Fn1, a: number, b: number, options: GoldenSectionOptions = {}): { t: number; v: number } {
+  const { iters = 90, minWidth = 0, tiesLeft = false, finish = 'bracket' } = options;
   let lo = a;
   let hi = b;
   let m1 = hi - INV_PHI * (hi - lo);
   let m2 = lo + INV_PHI * (hi - lo);
   let f1 = f(m1);
   let f2 = f(m2);
-  for (let i = 0; i < iters && hi > lo; i++) {
-    if (f1 < f2) {
+  for (let i = 0; i < iters && hi - lo > minWidth; i++) {
+    if (f1 < f2 || (tiesLeft && f1 === f2)) {
       hi = m2;
       m2 = m1;
       f2 = f1;
@@ -271,7 +287,7 @@ export function convexMin(f: Fn1, a: number, b: number, iters = 90): { t: number
     }
   }
   let best = { t: (lo + hi) / 2, v: f((lo + hi) / 2) };
-  for (const t of [a, b, lo, hi]) {
+  for (const t of finish === 'bracket' ? [a, b, lo, hi] : [a, b, m1, m2]) {
     const v = f(t);
     if (v < best.v) best = { t, v };
   }

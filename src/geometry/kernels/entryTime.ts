@@ -2,10 +2,10 @@
  * Entry times of a moving point into round solids. Internal kernels of the cast queries.
  *
  * A point moves as q(t) = q + t·m, where q is its start relative to the solid's centre (line) and t
- * is in units of the motion m. The kernels read q = E[0..2], m = E[3..5], the radius E[6] (and a
- * capsule's half length E[7]) and write to E[8] the first t >= 0 at which the point is inside the
- * solid (0 when it starts inside), or Infinity when it never enters. Callers compare with 1 for
- * "within this step". Numbers travel through the typed array, never as arguments or return values,
+ * is in units of the motion m. The kernels read q = E[E_START..+2], m = E[E_MOTION..+2], the radius
+ * E[E_RADIUS] (and a capsule's half length E[E_HALF_LENGTH]) and write to E[E_TIME] the first t >= 0
+ * at which the point is inside the solid (0 when it starts inside), or Infinity when it never enters.
+ * Callers compare with 1 for "within this step". Numbers travel through the typed array, never as arguments or return values,
  * so no call boxes a double (no allocation whether or not the kernels are inlined).
  *
  * Precision: the discriminant b² − a·c of |q + t·m|² = r² cancels catastrophically when r is small
@@ -16,27 +16,36 @@
  * ~1e±60 are rescaled first (the discriminant is quartic in lengths; t does not change with scale).
  */
 
-/** Inputs and result of the entry-time kernels: q (0..2), m (3..5), r (6), capsule half length (7), t (8). */
+/**
+ * Inputs and result of the entry-time kernels, in named slots: E_START the start q (three slots,
+ * relative to the solid's centre), E_MOTION the motion m (three slots), E_RADIUS the radius r,
+ * E_HALF_LENGTH a capsule's half length h (input of {@link enterCapsule}); E_TIME the entry time t
+ * (the output; Infinity when the point never enters).
+ */
 export const E = new Float64Array(9);
-export const T = 8;
+const E_START = 0, E_MOTION = 3, E_RADIUS = 6, E_HALF_LENGTH = 7, E_TIME = 8;
+/** The named slots of E, for other modules to copy into module-local constants (see `V_SLOTS`). */
+export const E_SLOTS = { E_START, E_MOTION, E_RADIUS, E_HALF_LENGTH, E_TIME } as const;
+/** How many input slots (q, m, r, h) precede E_TIME. */
+const INPUTS = 8;
 
 const PERP_EPS = 8 * Number.EPSILON;
 const BIG = 1e60;
 const SMALL = 1e-60;
 
-/** Rescales q, m and r (E[0..6]) to order 1 when their magnitudes could overflow or underflow. */
+/** Rescales q, m and r (and h) to order 1 when their magnitudes could overflow or underflow. */
 function rescale(dims: number): void {
-  let big = E[6];
+  let big = E[E_RADIUS];
   for (let i = 0; i < 3; i++) {
-    if (i < dims) big = Math.max(big, Math.abs(E[i]), Math.abs(E[3 + i]));
+    if (i < dims) big = Math.max(big, Math.abs(E[E_START + i]), Math.abs(E[E_MOTION + i]));
   }
   if (!(big > BIG || (big < SMALL && big > 0))) return;
   const k = 1 / big;
-  for (let i = 0; i < 8; i++) E[i] *= k;
+  for (let i = 0; i < INPUTS; i++) E[i] *= k;
 }
 
 /**
- * Writes to E[8] the first t >= 0 with |q + t·m| <= r in `dims` (2 or 3) dimensions.
+ * Writes to E[E_TIME] the first t >= 0 with |q + t·m| <= r in `dims` (2 or 3) dimensions.
  * The discriminant is taken in whichever form rounds less: b² − a·c when b² + a·c is below a·r²
  * (a start near the surface, where c = |q|² − r² is small), else a·(r² − p²). In the second form a
  * line distance within rounding of r (a few ulps of |q|) counts as touching, so a ray aimed exactly
@@ -44,29 +53,29 @@ function rescale(dims: number): void {
  */
 function enterRound(dims: number): void {
   rescale(dims);
-  const qx = E[0], qy = E[1], qz = dims === 3 ? E[2] : 0;
-  const mx = E[3], my = E[4], mz = dims === 3 ? E[5] : 0;
-  const r = E[6];
+  const qx = E[E_START], qy = E[E_START + 1], qz = dims === 3 ? E[E_START + 2] : 0;
+  const mx = E[E_MOTION], my = E[E_MOTION + 1], mz = dims === 3 ? E[E_MOTION + 2] : 0;
+  const r = E[E_RADIUS];
   const a = mx * mx + my * my + mz * mz;
   const b = qx * mx + qy * my + qz * mz;
   const qq = qx * qx + qy * qy + qz * qz;
   const rr = r * r;
   const c = qq - rr;
-  if (c <= 0) E[T] = 0;
-  else if (b >= 0 || a === 0) E[T] = Infinity;
+  if (c <= 0) E[E_TIME] = 0;
+  else if (b >= 0 || a === 0) E[E_TIME] = Infinity;
   else if (b * b + a * c < a * rr) {
     const disc = b * b - a * c;
-    E[T] = disc < 0 ? Infinity : c / (-b + Math.sqrt(disc));
+    E[E_TIME] = disc < 0 ? Infinity : c / (-b + Math.sqrt(disc));
   } else {
     const s = b / a;
     const px = qx - s * mx;
     const py = qy - s * my;
     const pz = qz - s * mz;
     const perp2 = px * px + py * py + pz * pz;
-    if (perp2 <= rr) E[T] = c / (-b + Math.sqrt(a * (rr - perp2)));
+    if (perp2 <= rr) E[E_TIME] = c / (-b + Math.sqrt(a * (rr - perp2)));
     else {
       const slack = r + PERP_EPS * Math.sqrt(qq);
-      E[T] = perp2 > slack * slack ? Infinity : -b / a;
+      E[E_TIME] = perp2 > slack * slack ? Infinity : -b / a;
     }
   }
 }
@@ -78,38 +87,39 @@ export function enterBall(): void {
 
 /**
  * Entry time of q + t·m into the capsule of radius r around the segment {x = 0, y = 0,
- * −h <= z <= h} with h = E[7] (the capsule's axis is E's third coordinate). The capsule is a finite
+ * −h <= z <= h} with h = E[E_HALF_LENGTH] (the capsule's axis is E's third coordinate). The capsule is a finite
  * cylinder plus a ball at each end; its first entry is the earliest entry of those parts (the
  * cylinder's flat caps lie inside the end balls). Ericson, 5.3.7 (segment against cylinder) with the
- * end spheres of 5.3.2. Uses E; leaves E[0..7] as it found them.
+ * end spheres of 5.3.2. Uses E; leaves its inputs as it found them.
  */
 export function enterCapsule(): void {
   saveInputs();
   enterRound(2);
   let t = Infinity;
-  const side = E[T];
+  const side = E[E_TIME];
   restoreInputs();
   if (side !== Infinity) {
-    const k = E[2] + side * E[5];
-    if (k >= -E[7] && k <= E[7]) t = side;
+    const k = E[E_START + 2] + side * E[E_MOTION + 2];
+    if (k >= -E[E_HALF_LENGTH] && k <= E[E_HALF_LENGTH]) t = side;
   }
-  E[2] = saved[2] - saved[7];
+  E[E_START + 2] = saved[E_START + 2] - saved[E_HALF_LENGTH];
   enterRound(3);
-  if (E[T] < t) t = E[T];
+  if (E[E_TIME] < t) t = E[E_TIME];
   restoreInputs();
-  E[2] = saved[2] + saved[7];
+  E[E_START + 2] = saved[E_START + 2] + saved[E_HALF_LENGTH];
   enterRound(3);
-  if (E[T] < t) t = E[T];
+  if (E[E_TIME] < t) t = E[E_TIME];
   restoreInputs();
-  E[T] = t;
+  E[E_TIME] = t;
 }
 
-const saved = new Float64Array(8);
+/** A copy of E's inputs, same slots, so that {@link enterCapsule} can restore them. */
+const saved = new Float64Array(INPUTS);
 
 function saveInputs(): void {
-  for (let i = 0; i < 8; i++) saved[i] = E[i];
+  for (let i = 0; i < INPUTS; i++) saved[i] = E[i];
 }
 
 function restoreInputs(): void {
-  for (let i = 0; i < 8; i++) E[i] = saved[i];
+  for (let i = 0; i < INPUTS; i++) E[i] = saved[i];
 }

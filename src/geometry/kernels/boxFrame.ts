@@ -9,19 +9,26 @@
  * No allocation: the kernels pass numbers through the module-level scratch `K` instead of arguments
  * and return values, so that no double is ever boxed, inlined or not.
  */
-import { length3, V, withinDistance } from '../math/scalar.js';
-import type { BoxShape, Quat, SphereShape, Vec3 } from './types.js';
+import { length3, V, V_SLOTS, withinDistance } from '../../math/scalar.js';
+import type { BoxShape, Quat, SphereShape, Vec3 } from '../types.js';
+
+const { V_LENGTH, V_R, V_X, V_Y, V_Z } = V_SLOTS;
 
 /**
- * Scratch, all in the box's local frame:
- * K[0..2] normal (unit, from the box toward the sphere centre), K[3] depth, K[4..6] point on the box
- * surface, K[7] toi; K[8..10] the sphere centre, K[11..13] its motion, K[14..16] the half extents,
- * K[17] the radius, K[18..20] a second point (e.g. the centre at the end of the step).
+ * Scratch of the box-frame kernels, all in the box's local frame, in named slots (a vector takes
+ * three slots, from its slot's index on):
+ * - results: K_NORMAL the contact normal (unit, from the box toward the sphere centre), K_DEPTH the
+ *   depth (>= 0 when touching or overlapping), K_POINT the contact point on the box surface, K_TOI
+ *   the time of impact (a fraction of the motion, in [0, 1]);
+ * - inputs: K_CENTER the sphere centre relative to the box centre, K_MOTION the sphere's motion over
+ *   the step, K_HALF the half extents, K_RADIUS the radius; K_OTHER a second point (e.g. the centre
+ *   at the end of the step).
  */
 export const K = new Float64Array(21);
-export const CENTER = 8;
-export const MOTION = 11;
-export const OTHER = 18;
+const K_NORMAL = 0, K_DEPTH = 3, K_POINT = 4, K_TOI = 7;
+const K_CENTER = 8, K_MOTION = 11, K_HALF = 14, K_RADIUS = 17, K_OTHER = 18;
+/** The named slots of K, for other modules to copy into module-local constants (see `V_SLOTS`). */
+export const K_SLOTS = { K_NORMAL, K_DEPTH, K_POINT, K_TOI, K_CENTER, K_MOTION, K_HALF, K_RADIUS, K_OTHER } as const;
 
 /** True when `q` is absent or an identity rotation, so local axes equal world axes. */
 export function isAxisAligned(q: Quat | undefined): boolean {
@@ -49,43 +56,43 @@ function rotateK(q: Quat, sense: number, o: number): void {
 }
 
 /**
- * Loads a sphere–box query: the sphere's centre relative to the box in its frame (K[8..10]), the
- * motion `v` in its frame (K[11..13], zero when absent), the half extents (K[14..16]) and the radius
- * (K[17]). Objects are passed rather than their numbers so that no double is boxed.
+ * Loads a sphere–box query: the sphere's centre relative to the box in its frame (K_CENTER), the
+ * motion `v` in its frame (K_MOTION, zero when absent), the half extents (K_HALF) and the radius
+ * (K_RADIUS). Objects are passed rather than their numbers so that no double is boxed.
  */
 export function loadSphereBox(box: BoxShape, sphere: SphereShape, v: Vec3 | undefined): void {
   const q = box.rotation;
   const p = sphere.center;
-  K[CENTER] = p.x - box.center.x;
-  K[CENTER + 1] = p.y - box.center.y;
-  K[CENTER + 2] = p.z - box.center.z;
-  K[MOTION] = v === undefined ? 0 : v.x;
-  K[MOTION + 1] = v === undefined ? 0 : v.y;
-  K[MOTION + 2] = v === undefined ? 0 : v.z;
+  K[K_CENTER] = p.x - box.center.x;
+  K[K_CENTER + 1] = p.y - box.center.y;
+  K[K_CENTER + 2] = p.z - box.center.z;
+  K[K_MOTION] = v === undefined ? 0 : v.x;
+  K[K_MOTION + 1] = v === undefined ? 0 : v.y;
+  K[K_MOTION + 2] = v === undefined ? 0 : v.z;
   if (!isAxisAligned(q)) {
-    rotateK(q as Quat, -1, CENTER);
-    if (v !== undefined) rotateK(q as Quat, -1, MOTION);
+    rotateK(q as Quat, -1, K_CENTER);
+    if (v !== undefined) rotateK(q as Quat, -1, K_MOTION);
   }
-  K[14] = box.halfExtents.x;
-  K[15] = box.halfExtents.y;
-  K[16] = box.halfExtents.z;
-  K[17] = sphere.radius;
+  K[K_HALF] = box.halfExtents.x;
+  K[K_HALF + 1] = box.halfExtents.y;
+  K[K_HALF + 2] = box.halfExtents.z;
+  K[K_RADIUS] = sphere.radius;
 }
 
 /** Whether the local point K[o..o+2] is within the radius of the box (closed), by clamping. */
 export function withinBoxLocal(o: number): boolean {
   const x = K[o], y = K[o + 1], z = K[o + 2];
-  const hx = K[14], hy = K[15], hz = K[16];
-  V[0] = x < -hx ? x + hx : x > hx ? x - hx : 0;
-  V[1] = y < -hy ? y + hy : y > hy ? y - hy : 0;
-  V[2] = z < -hz ? z + hz : z > hz ? z - hz : 0;
-  V[3] = K[17];
+  const hx = K[K_HALF], hy = K[K_HALF + 1], hz = K[K_HALF + 2];
+  V[V_X] = x < -hx ? x + hx : x > hx ? x - hx : 0;
+  V[V_Y] = y < -hy ? y + hy : y > hy ? y - hy : 0;
+  V[V_Z] = z < -hz ? z + hz : z > hz ? z - hz : 0;
+  V[V_R] = K[K_RADIUS];
   return withinDistance();
 }
 
 /**
- * Fills K[0..6] with the contact of the sphere centred at the local point K[o..o+2], whatever its
- * distance (callers test the distance first).
+ * Fills K_NORMAL, K_DEPTH and K_POINT with the contact of the sphere centred at the local point
+ * K[o..o+2], whatever its distance (callers test the distance first).
  * Outside: point = clamp of the centre onto the box, normal = (centre − point)/distance,
  * depth = r − distance. Inside or on the surface (distance 0): the face of least penetration,
  * i.e. the smallest h − |l| per axis; ties go to the lowest axis (x, then y, then z) and, on an axis
@@ -94,26 +101,26 @@ export function withinBoxLocal(o: number): boolean {
  */
 export function fillContactLocal(o: number): void {
   const lx = K[o], ly = K[o + 1], lz = K[o + 2];
-  const hx = K[14], hy = K[15], hz = K[16], r = K[17];
+  const hx = K[K_HALF], hy = K[K_HALF + 1], hz = K[K_HALF + 2], r = K[K_RADIUS];
   const px = lx < -hx ? -hx : lx > hx ? hx : lx;
   const py = ly < -hy ? -hy : ly > hy ? hy : ly;
   const pz = lz < -hz ? -hz : lz > hz ? hz : lz;
   const dx = lx - px;
   const dy = ly - py;
   const dz = lz - pz;
-  K[4] = px;
-  K[5] = py;
-  K[6] = pz;
+  K[K_POINT] = px;
+  K[K_POINT + 1] = py;
+  K[K_POINT + 2] = pz;
   if (dx !== 0 || dy !== 0 || dz !== 0) {
-    V[0] = dx;
-    V[1] = dy;
-    V[2] = dz;
+    V[V_X] = dx;
+    V[V_Y] = dy;
+    V[V_Z] = dz;
     length3();
-    const d = V[4];
-    K[0] = dx / d;
-    K[1] = dy / d;
-    K[2] = dz / d;
-    K[3] = r - d;
+    const d = V[V_LENGTH];
+    K[K_NORMAL] = dx / d;
+    K[K_NORMAL + 1] = dy / d;
+    K[K_NORMAL + 2] = dz / d;
+    K[K_DEPTH] = r - d;
     return;
   }
   const fx = hx - Math.abs(lx);
@@ -122,26 +129,26 @@ export function fillContactLocal(o: number): void {
   const axis = fy < fx ? (fz < fy ? 2 : 1) : fz < fx ? 2 : 0;
   const l = axis === 0 ? lx : axis === 1 ? ly : lz;
   const s = l >= 0 ? 1 : -1;
-  K[0] = 0;
-  K[1] = 0;
-  K[2] = 0;
-  K[axis] = s;
-  K[4 + axis] = s * K[14 + axis];
-  K[3] = r + (axis === 0 ? fx : axis === 1 ? fy : fz);
+  K[K_NORMAL] = 0;
+  K[K_NORMAL + 1] = 0;
+  K[K_NORMAL + 2] = 0;
+  K[K_NORMAL + axis] = s;
+  K[K_POINT + axis] = s * K[K_HALF + axis];
+  K[K_DEPTH] = r + (axis === 0 ? fx : axis === 1 ? fy : fz);
 }
 
 /** Writes K's local normal and point as world vectors into `out.normal` and `out.point`. */
 export function writeWorldNormalPoint(box: BoxShape, out: { normal: Vec3; point: Vec3 }): void {
   const q = box.rotation;
   if (!isAxisAligned(q)) {
-    rotateK(q as Quat, 1, 0);
-    rotateK(q as Quat, 1, 4);
+    rotateK(q as Quat, 1, K_NORMAL);
+    rotateK(q as Quat, 1, K_POINT);
   }
   const c = box.center;
-  out.normal.x = K[0];
-  out.normal.y = K[1];
-  out.normal.z = K[2];
-  out.point.x = c.x + K[4];
-  out.point.y = c.y + K[5];
-  out.point.z = c.z + K[6];
+  out.normal.x = K[K_NORMAL];
+  out.normal.y = K[K_NORMAL + 1];
+  out.normal.z = K[K_NORMAL + 2];
+  out.point.x = c.x + K[K_POINT];
+  out.point.y = c.y + K[K_POINT + 1];
+  out.point.z = c.z + K[K_POINT + 2];
 }

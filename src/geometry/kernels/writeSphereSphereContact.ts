@@ -1,0 +1,33 @@
+import { length3, V, V_SLOTS } from '../../math/scalar.js';
+import type { SphereShape, Vec3 } from '../types.js';
+
+const { V_LENGTH, V_R, V_X, V_Y, V_Z } = V_SLOTS;
+
+/**
+ * Writes the normal and point of sphere a against sphere b into `out`, given a's centre relative to
+ * b's in V[V_X], V[V_Y], V[V_Z] and ra + rb in V[V_R]; leaves the depth ra + rb − |ca − cb| in
+ * V[V_LENGTH]. Shared by the
+ * static and swept sphere–sphere queries. Coincident centres get the fixed normal +x.
+ */
+export function writeSphereSphereContact(b: SphereShape, out: { normal: Vec3; point: Vec3 }): void {
+  const dx = V[V_X], dy = V[V_Y], dz = V[V_Z], rsum = V[V_R];
+  let nx = 1;
+  let ny = 0;
+  let nz = 0;
+  let d = 0;
+  if (dx !== 0 || dy !== 0 || dz !== 0) {
+    length3();
+    d = V[V_LENGTH];
+    nx = dx / d;
+    ny = dy / d;
+    nz = dz / d;
+  }
+  const c = b.center;
+  out.normal.x = nx;
+  out.normal.y = ny;
+  out.normal.z = nz;
+  out.point.x = c.x + nx * b.radius;
+  out.point.y = c.y + ny * b.radius;
+  out.point.z = c.z + nz * b.radius;
+  V[V_LENGTH] = rsum - d;
+}
