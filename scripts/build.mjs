@@ -1,15 +1,28 @@
 // Builds dist/: ESM and CommonJS bundles with esbuild, declarations (with JSDoc) with tsc.
+//
+// The declarations are emitted twice, with the same text and JSDoc: `.d.ts` for the `import`
+// condition (ESM, as "type": "module" makes them) and `.d.cts` for the `require` condition, whose
+// relative imports point to the other `.d.cts` files, so that a CommonJS consumer (TypeScript with
+// module node16 / nodenext from a CommonJS file) sees CommonJS declarations, as the `.cjs` bundles are.
+//
+// `node scripts/build.mjs [--outdir DIR]`: DIR defaults to dist (the package's `files`); the package
+// test builds into a temporary directory.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 
-rmSync('dist', { recursive: true, force: true });
+const { values } = parseArgs({ options: { outdir: { type: 'string', default: 'dist' } } });
+const out = values.outdir;
+
+rmSync(out, { recursive: true, force: true });
 const entries = { index: 'src/index.ts', geometry: 'src/geometry/index.ts', broadphase: 'src/broadphase/index.ts' };
 for (const [format, ext] of [['esm', 'js'], ['cjs', 'cjs']]) {
   for (const [name, entry] of Object.entries(entries)) {
     await build({
       entryPoints: [entry],
-      outfile: `dist/${name}.${ext}`,
+      outfile: join(out, `${name}.${ext}`),
       bundle: true,
       format,
       platform: 'neutral',
@@ -20,5 +33,23 @@ for (const [format, ext] of [['esm', 'js'], ['cjs', 'cjs']]) {
     });
   }
 }
-execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
-console.log('built dist/ (esm, cjs, types)');
+const types = join(out, 'types');
+execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json', '--outDir', types], { stdio: 'inherit' });
+const copied = writeCommonJsDeclarations(types);
+console.log(`built ${out}/ (esm, cjs, ${copied} .d.ts + .d.cts)`);
+
+/** Writes `x.d.cts` beside every `x.d.ts` under `dir`, with relative `./y.js` specifiers turned into `./y.cjs`. */
+function writeCommonJsDeclarations(dir) {
+  let n = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!e.isFile() || !e.name.endsWith('.d.ts')) continue;
+    const file = join(e.parentPath, e.name);
+    const text = readFileSync(file, 'utf8').replace(
+      /((?:from|import)\s*\(?\s*)(['"])(\.{1,2}\/[^'"]*)\.js\2/g,
+      (_, head, q, path) => `${head}${q}${path}.cjs${q}`,
+    );
+    writeFileSync(file.slice(0, -'.d.ts'.length) + '.d.cts', text);
+    n++;
+  }
+  return n;
+}
