@@ -16,6 +16,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createRng, randomQuat } from '../../src/scenes/prng.js';
 import { addBox, addSphere, createPhysics, step } from '../../src/index.js';
 import { addBody, check, Model, type Sut, type V3 } from './model.js';
+import { report } from '../support/report.js';
 
 const CENTRES = [0, 1e3, 1e6];
 const RADII = [1, 1e-2, 1e-4];
@@ -73,7 +74,7 @@ function cluster(seed: number, centre: number, r: number, speed: number, continu
 
 describe('extremes: pipeline vs brute force', () => {
   afterAll(() => {
-    console.log('[fuzz/extremes] contacts (swept) per |centre|/radius/speed: ' + [...seen].map(([k, v]) => `${k}: ${v.contacts} (${v.swept})`).join(', '));
+    report('[fuzz/extremes] contacts (swept) per |centre|/radius/speed: ' + [...seen].map(([k, v]) => `${k}: ${v.contacts} (${v.swept})`).join(', '));
   });
   for (const centre of CENTRES) {
     for (const r of RADII) {

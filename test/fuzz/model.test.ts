@@ -27,6 +27,7 @@ import {
 } from '../../src/index.js';
 import { addBody, check, fail, libraryState, Model, storeQuat, type Q4, type Sut, type V3 } from './model.js';
 import { setTick } from '../../src/world/internal.js';
+import { report } from '../support/report.js';
 
 // ---- Commands ----------------------------------------------------------------------------------
 
@@ -183,7 +184,7 @@ function runSequence(cmds: Cmd[], continuous: boolean, capacity: number): void {
 
 describe('model-based fuzzing of the world against a brute-force model', () => {
   afterAll(() => {
-    console.log(`[fuzz/model] ${stats.steps} steps checked: ${stats.contacts} contacts (${stats.swept} swept, ${stats.boxContacts} sphere–box), ${stats.began} began, ${stats.ended} ended`);
+    report(`[fuzz/model] ${stats.steps} steps checked: ${stats.contacts} contacts (${stats.swept} swept, ${stats.boxContacts} sphere–box), ${stats.began} began, ${stats.ended} ended`);
   });
 
   it('continuous contacts', () => {

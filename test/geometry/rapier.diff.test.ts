@@ -79,6 +79,7 @@ import {
 } from '../oracle/rapier.js';
 import { convexMin, type GoldenSectionOptions } from '../oracle/oracle.js';
 import { newCast, newContact, vec3 as v } from '../support/shapes.js';
+import { report } from '../support/report.js';
 
 // ---------------------------------------------------------------------------------------
 // Configuration
@@ -375,7 +376,7 @@ afterAll(() => {
     lines.push('FAILURES:');
     for (const [k, n] of failureCounts) lines.push(`  ${k}: ${n}`);
   }
-  console.log(lines.join('\n'));
+  report(lines.join('\n'));
 });
 
 function safeVersion(): string {

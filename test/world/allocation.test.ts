@@ -16,6 +16,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { report } from '../support/report.js';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -49,7 +50,7 @@ describe('allocation', () => {
 
   it(`steady-state arena ticks with contactComponent: false allocate nothing: < ${BOUND} B/tick over 200 ticks`, async () => {
     const r = await withoutComponent;
-    console.log(`[allocation] contactComponent: false: tick ${f(r.tick)}; broadphase ${f(r.broadphase)}; narrowphase ${f(r.narrowphase)}; integrate ${f(r.integrate)}; measurement overhead ${r.overheadBytes} B/window`);
+    report(`[allocation] contactComponent: false: tick ${f(r.tick)}; broadphase ${f(r.broadphase)}; narrowphase ${f(r.narrowphase)}; integrate ${f(r.integrate)}; measurement overhead ${r.overheadBytes} B/window`);
     // The measurement is only valid when no GC ran inside the window (a GC would hide allocation).
     expect(r.tick.gcsInBestWindow, 'a GC ran inside every window: allocation exceeded the 128 MB young generation').toBe(0);
     expect(r.tick.bytesPerCall).toBeLessThan(BOUND);
@@ -57,7 +58,7 @@ describe('allocation', () => {
 
   it(`moving boxes and sphere–sphere pairs (the dynamic grid, rebuilt every tick) allocate nothing: < ${BOUND} B/tick`, async () => {
     const r = await movingBoxes;
-    console.log(`[allocation] moving boxes + sphere–sphere, contactComponent: false: tick ${f(r.tick)}; broadphase ${f(r.broadphase)}; narrowphase ${f(r.narrowphase)}`);
+    report(`[allocation] moving boxes + sphere–sphere, contactComponent: false: tick ${f(r.tick)}; broadphase ${f(r.broadphase)}; narrowphase ${f(r.narrowphase)}`);
     expect(r.tick.gcsInBestWindow).toBe(0);
     expect(r.tick.bytesPerCall).toBeLessThan(BOUND);
   });
@@ -65,7 +66,7 @@ describe('allocation', () => {
   it(`with the Contact component: the physics allocates nothing; only bitecs's add/remove of Contact does`, async () => {
     const r = await withComponent;
     const perEvent = r.tick.bytesPerCall / Math.max(r.pairEventsPerTick, 1e-9);
-    console.log(`[allocation] Contact component on: tick ${f(r.tick)} with ${r.pairEventsPerTick.toFixed(1)} pairs beginning or ending per tick (${perEvent.toFixed(0)} B per pair event, inside bitecs); broadphase ${f(r.broadphase)}; narrowphase with persisting contacts ${f(r.narrowphase)}; integrate ${f(r.integrate)}`);
+    report(`[allocation] Contact component on: tick ${f(r.tick)} with ${r.pairEventsPerTick.toFixed(1)} pairs beginning or ending per tick (${perEvent.toFixed(0)} B per pair event, inside bitecs); broadphase ${f(r.broadphase)}; narrowphase with persisting contacts ${f(r.narrowphase)}; integrate ${f(r.integrate)}`);
     expect(r.tick.gcsInBestWindow).toBe(0);
     expect(r.broadphase.bytesPerCall).toBeLessThan(BOUND);
     // Repeating the narrowphase on the same poses: every contact persists, no structural change.

@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ContactFlags } from '../../src/index.js';
 import { applyOps, readContacts, scenarioArb, startRun, stepAndCheck, type Run, type Scenario } from './harness.js';
+import { report } from '../support/report.js';
 
 const stats = { scenarios: 0, ticks: 0, contacts: 0, swept: 0, sensor: 0, began: 0, ended: 0, recycled: 0, depth0: 0 };
 
@@ -49,7 +50,7 @@ const opts = (seed: number, numRuns: number) => ({ seed, numRuns, interruptAfter
 
 describe('pipeline = brute force, tick by tick', () => {
   afterAll(() => {
-    console.log(`[oracle.property] ${JSON.stringify(stats)}`);
+    report(`[oracle.property] ${JSON.stringify(stats)}`);
   });
 
   it('random scenes with churn, 3 worlds at once (seed 20240501)', () => {
