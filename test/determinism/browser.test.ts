@@ -3,28 +3,19 @@
  * playwright-core) gives the same state hashes as Node. The library and scene are bundled by esbuild
  * into one IIFE script that is injected into an empty page: no network, no files served.
  *
- * Without /usr/bin/chromium the test is skipped with a message, unless CI is set (.ci/run installs
- * Chromium): then it runs, and fails if the browser cannot be launched.
+ * Chromium's path, flags and the skip rule are those of test/support/browser.ts: without Chromium
+ * and without CI=true the test is skipped with the reason; with CI=true (.ci/run installs Chromium)
+ * it runs, and fails if the browser cannot be launched.
  */
 import { build } from 'esbuild';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PINNED } from './pinned.js';
 import { arenaInOrder } from './scenes.js';
 import { hashPhysicsState } from '../../src/index.js';
+import { CHROMIUM_SKIP_REASON, launchChromium, skipWithoutChromium, type ChromiumSession } from '../support/browser.js';
 
-// Debian's package; CHROMIUM_PATH overrides it (e.g. to check the skip path).
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ROOT = resolve(__dirname, '../..');
-const available = existsSync(CHROMIUM);
-const inCI = !!process.env.CI && process.env.CI !== 'false' && process.env.CI !== '0';
-const run = available || inCI;
-if (!run) {
-  console.warn(`[determinism/browser] SKIPPED: ${CHROMIUM} not found and CI is not set. Install it (apt-get install -y chromium) to run the Node-vs-Chromium determinism test.`);
-}
 
 const ENTRY = `
 import { buildArena } from './src/scenes/buildArena.ts';
@@ -53,12 +44,12 @@ function nodeTrace(p: (typeof PINNED)[number]): string[] {
   return out;
 }
 
-describe.skipIf(!run)('determinism across engines: Node vs Chromium', () => {
-  let context: BrowserContext | undefined;
-  let userDataDir = '';
+describe('determinism across engines: Node vs Chromium', () => {
+  let session: ChromiumSession | undefined;
   let bundle = '';
 
   beforeAll(async () => {
+    if (CHROMIUM_SKIP_REASON !== undefined) return;
     const out = await build({
       stdin: { contents: ENTRY, resolveDir: ROOT, loader: 'ts', sourcefile: 'determinism-entry.ts' },
       bundle: true,
@@ -70,24 +61,16 @@ describe.skipIf(!run)('determinism across engines: Node vs Chromium', () => {
       logLevel: 'silent',
     });
     bundle = out.outputFiles[0].text;
-    userDataDir = mkdtempSync(join(tmpdir(), 'bitecs-collide-chromium-'));
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-        '--disable-component-update', '--disable-sync', '--no-first-run',
-      ],
-    });
+    session = await launchChromium();
   });
 
   afterAll(async () => {
-    await context?.close();
-    if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
+    await session?.close();
   });
 
-  it('the pinned arenas give the same hashes (every 100 ticks) in Chromium as in Node', async () => {
-    const page = context!.pages()[0] ?? (await context!.newPage());
+  it('the pinned arenas give the same hashes (every 100 ticks) in Chromium as in Node', async (ctx) => {
+    skipWithoutChromium(ctx);
+    const page = session!.page;
     await page.setContent('<!doctype html><html><head><meta charset="utf-8"></head><body></body></html>');
     await page.addScriptTag({ content: bundle });
     const engine = await page.evaluate(() => navigator.userAgent);
