@@ -27,11 +27,17 @@ export const CHROMIUM_SKIP_REASON: string | undefined =
     ? undefined
     : `no Chromium at ${CHROMIUM_PATH} and CI is not set: apt-get install -y chromium, or set CHROMIUM_PATH`;
 
-/** Launch flags of every browser test: headless, no sandbox (root in containers), nothing that reaches the network. */
+/**
+ * Launch flags of every browser test: headless, no sandbox (root in containers), nothing that reaches
+ * the network, and software WebGL (ANGLE on SwiftShader: a page gets WebGL 2 without a GPU; checked
+ * with Debian's Chromium 156, whose WebGL renderer string then reads "... SwiftShader driver").
+ */
 export const CHROMIUM_FLAGS: readonly string[] = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
+  '--use-angle=swiftshader',
+  '--enable-unsafe-swiftshader',
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
