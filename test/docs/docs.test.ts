@@ -36,7 +36,7 @@ interface Block {
   code: string;
   /** Imports from the package and declares nothing: a complete program. */
   runnable: boolean;
-  /** The module file the block is written to. */
+  /** The module file the block is written to, relative to the temporary project. */
   file: string;
 }
 
@@ -58,10 +58,11 @@ function extractBlocks(doc: string): Omit<Block, 'file'>[] {
 }
 
 const DOCS = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
-const tmp = mkdtempSync(join(tmpdir(), 'bitecs-collide-docs-'));
+/** The temporary project the blocks are written to (outside the repo; node_modules linked from here). */
+let tmp = '';
 const BLOCKS: Block[] = DOCS.flatMap((doc) => extractBlocks(doc)).map((b, k) => ({
   ...b,
-  file: join(tmp, `${b.doc.replace(/[/.]/g, '_')}_L${b.line}_${k}.ts`),
+  file: `${b.doc.replace(/[/.]/g, '_')}_L${b.line}_${k}.ts`,
 }));
 
 /** The package's entry points, by the names users import. */
@@ -118,7 +119,8 @@ const exported = new Set<string>();
 
 beforeAll(() => {
   // Each block is a module even without imports (`export {}`), so blocks share no globals.
-  for (const b of BLOCKS) writeFileSync(b.file, `${b.code}\nexport {};\n`);
+  tmp = mkdtempSync(join(tmpdir(), 'bitecs-collide-docs-'));
+  for (const b of BLOCKS) writeFileSync(join(tmp, b.file), `${b.code}\nexport {};\n`);
   writeFileSync(join(tmp, 'package.json'), JSON.stringify({ private: true, type: 'module' }));
   writeFileSync(join(tmp, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2));
   symlinkSync(join(ROOT, 'node_modules'), join(tmp, 'node_modules'), 'dir');
@@ -130,7 +132,7 @@ beforeAll(() => {
     const module = checker.getSymbolAtLocation(program.getSourceFile(entry)!)!;
     for (const s of checker.getExportsOfModule(module)) exported.add(s.name);
   }
-  const byFile = new Map(BLOCKS.map((b) => [resolve(b.file), b]));
+  const byFile = new Map(BLOCKS.map((b) => [resolve(tmp, b.file), b]));
   for (const d of ts.getPreEmitDiagnostics(program)) {
     const message = ts.flattenDiagnosticMessageText(d.messageText, '\n');
     const block = d.file && byFile.get(resolve(d.file.fileName));
@@ -146,7 +148,7 @@ beforeAll(() => {
 }, 60_000);
 
 afterAll(() => {
-  rmSync(tmp, { recursive: true, force: true });
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
 describe('docs: ```ts blocks of README.md and docs/*.md', () => {
