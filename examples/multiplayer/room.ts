@@ -71,6 +71,8 @@ export interface RoomStats {
   ticks: number;
   /** Duration of the last ticks (ms), a ring of `tickMs.length`; `ticks` counts them all. */
   tickMs: Float64Array;
+  /** CPU time of the process during each of those ticks (ms): the tick's cost without preemption. */
+  tickCpuMs: Float64Array;
   /** Ticks that took more than one tick period. */
   overruns: number;
   /** Bytes of S_TICK messages broadcast (per client), and messages received from clients. */
@@ -91,7 +93,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> {
   override maxMessagesPerSecond = 20 * MESSAGE_BUDGET;
   sim!: Sim;
   stepper!: FixedStepper;
-  readonly stats: RoomStats = { ticks: 0, tickMs: new Float64Array(4096), overruns: 0, tickBytes: 0, received: 0 };
+  readonly stats: RoomStats = { ticks: 0, tickMs: new Float64Array(4096), tickCpuMs: new Float64Array(4096), overruns: 0, tickBytes: 0, received: 0 };
   private log: Log = () => {};
   private seats = new Map<string, Seat>();
   private pending: Pending[] = [];
@@ -167,6 +169,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> {
   /** One tick: queued joins and leaves, this tick's inputs, step, hash, broadcast. */
   private runTick = (): void => {
     const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
     const sim = this.sim;
     const n = sim.physics.tick;
     const w = this.writer;
@@ -201,6 +204,8 @@ export class ArenaRoom extends Room<{ state: ArenaState }> {
     this.stats.tickBytes += msg.byteLength;
     if (t % TICK_RATE === 0) for (const seat of this.seats.values()) this.flushWindow(seat);
     const ms = performance.now() - t0;
+    const cpu = process.cpuUsage(cpu0);
+    this.stats.tickCpuMs[this.stats.ticks % this.stats.tickMs.length] = (cpu.user + cpu.system) / 1000;
     this.stats.tickMs[this.stats.ticks % this.stats.tickMs.length] = ms;
     this.stats.ticks++;
     if (ms > 1000 / TICK_RATE) this.stats.overruns++;
