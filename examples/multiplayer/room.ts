@@ -119,11 +119,11 @@ export class ArenaRoom extends Room<{ state: ArenaState }> {
       fixedStepAdvance(this.stepper, (now - this.lastWall) / 1000, this.runTick);
       this.lastWall = now;
     }, 1000 / TICK_RATE);
-    this.onMessageBytes(C_INPUT, (client, bytes: Uint8Array) => this.admit(client, bytes) && this.onInput(client, bytes));
-    this.onMessageBytes(C_HASH, (client, bytes: Uint8Array) => this.admit(client, bytes) && this.onHash(client, bytes));
-    this.onMessageBytes(C_RESYNC, (client, bytes: Uint8Array) => this.admit(client, bytes) && this.onResync(client));
-    this.onMessage('*', (client, type, message) => {
-      if (!this.admit(client, message)) return;
+    this.onMessageBytes(C_INPUT, (client, bytes: Uint8Array) => this.admit(client) && this.onInput(client, bytes));
+    this.onMessageBytes(C_HASH, (client, bytes: Uint8Array) => this.admit(client) && this.onHash(client, bytes));
+    this.onMessageBytes(C_RESYNC, (client, bytes: Uint8Array) => this.admit(client) && this.onResync(client));
+    this.onMessage('*', (client, type) => {
+      if (!this.admit(client)) return;
       const expectedBytes = type === C_INPUT || type === C_HASH || type === C_RESYNC || type === String(C_INPUT) || type === String(C_HASH) || type === String(C_RESYNC);
       if (expectedBytes) this.reject(client, 'malformed', `message type ${String(type)} must be sent as bytes (sendBytes)`);
       else this.reject(client, 'unknown-type', `unknown message type ${JSON.stringify(type)}`);
@@ -218,7 +218,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> {
   }
 
   /** Counts a message against the client's budget; false (dropped) when over it. */
-  private admit(client: Client, _message: unknown): boolean {
+  private admit(client: Client): boolean {
     this.stats.received++;
     const seat = this.seats.get(client.sessionId);
     if (seat === undefined) return false;
