@@ -60,7 +60,10 @@ async function main(): Promise<void> {
     const servers = await Promise.all(ports.map((port, i) => startServerProcess({
       redis,
       port,
-      onLine: demoSeconds === undefined ? (line) => console.log(`[${String.fromCharCode(65 + i)}] ${line}`) : undefined,
+      // The demo shows only Colyseus's own warnings and errors; otherwise every log line.
+      onLine: (line) => {
+        if (demoSeconds === undefined || line.startsWith('colyseus ')) console.log(`[${String.fromCharCode(65 + i)}] ${line}`);
+      },
     })));
     started.push(...servers);
     console.log(`launch: redis ${redis}`);

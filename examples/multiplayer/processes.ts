@@ -52,9 +52,9 @@ function installExitHook(): void {
 }
 
 /** Spawns `command`, collects its lines, resolves with the first line matching `ready`. */
-function startChild(command: string, args: string[], ready: RegExp, timeoutMs: number, onLine?: (line: string) => void): Promise<{ child: ChildProcess; match: RegExpMatchArray; started: Started }> {
+function startChild(command: string, args: string[], ready: RegExp, timeoutMs: number, onLine?: (line: string) => void, env?: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; match: RegExpMatchArray; started: Started }> {
   installExitHook();
-  const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: env ?? process.env });
   live.add(child);
   const lines: string[] = [];
   const exited = new Promise<void>((done) => child.once('exit', () => {
@@ -131,11 +131,18 @@ export interface ServerProcessOptions {
   args?: string[];
 }
 
-/** Starts server.ts as its own Node process (through tsx) and waits until it accepts clients. */
+/**
+ * Starts server.ts as its own Node process (through tsx) and waits until it accepts clients.
+ * Colyseus gives a room creation in another process 2 s (`COLYSEUS_PRESENCE_SHORT_TIMEOUT`) before
+ * it creates the room locally and leaves that process out of placement until it reports again; on
+ * a loaded machine a first creation (module loading, JIT) can take longer, so the processes started
+ * here get 10 s unless the variable is set.
+ */
 export async function startServerProcess(o: ServerProcessOptions = {}): Promise<ServerProcess> {
   const args = ['--import', 'tsx', resolve(ROOT, 'examples/multiplayer/server.ts'), '--port', String(o.port ?? 0), ...(o.args ?? [])];
   if (o.redis !== undefined) args.push('--redis', o.redis);
-  const { match, started } = await startChild(process.execPath, args, /^listening 127\.0\.0\.1:(\d+) process (\S+)/, 60_000, o.onLine);
+  const env = { ...process.env, COLYSEUS_PRESENCE_SHORT_TIMEOUT: process.env.COLYSEUS_PRESENCE_SHORT_TIMEOUT ?? '10000' };
+  const { match, started } = await startChild(process.execPath, args, /^listening 127\.0\.0\.1:(\d+) process (\S+)/, 60_000, o.onLine, env);
   const port = Number(match[1]);
   return { ...started, port, processId: match[2], endpoint: `http://127.0.0.1:${port}` };
 }
