@@ -51,6 +51,23 @@ export {
 export { hashPhysicsState } from './world/stateHash.js';
 export type { SnapshotOptions } from './world/snapshot.js';
 export { snapshotSize, saveSnapshot, restoreSnapshot, SnapshotMismatchError } from './world/snapshot.js';
+/**
+ * Late join: the entity ids (alive ids, and removed ids in bitecs's recycle order) and the body
+ * manifest (each body's id and kind) in caller-owned buffers, and their restore into a fresh world,
+ * so that `restoreSnapshot` finds the same ids and future `addEntity` calls agree. No frame or units
+ * (ids and kinds only; the data comes with the snapshot). Each call allocates a DataView; restoring
+ * makes bitecs allocate its bookkeeping of every entity (join time, not per tick).
+ * See docs/multiplayer.md.
+ */
+export {
+  entityIdsSize,
+  saveEntityIds,
+  restoreEntityIds,
+  bodyManifestSize,
+  saveBodyManifest,
+  restoreBodyManifest,
+  EntityManifestError,
+} from './world/entityIds.js';
 export type { FixedStepper } from './world/fixedStep.js';
 export { createFixedStepper, fixedStepAdvance } from './world/fixedStep.js';
 

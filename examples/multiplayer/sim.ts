@@ -1,0 +1,271 @@
+/**
+ * The arena simulation shared by the server room and every client replica: one bitecs world and one
+ * physics instance, stepped by one pipe of systems, changed only by the events of a tick (spawn,
+ * steer, despawn), so that the same events at the same ticks give bit-identical states.
+ *
+ * The arena is flat: every body's centre is at y = 0 and every velocity has y = 0, so the game
+ * plays in the x–z plane (length units, seconds; velocities in units per second). Four static walls
+ * enclose a square of half side `half`; inside are static pillars (some rotated about y), moving boxes
+ * that patrol (reverse at the patrol bound), balls, and the players' spheres.
+ *
+ * Per tick: broadphase → narrowphase (sphere–box and sphere–sphere contacts) → `reaction` → integrate
+ * → `patrol`. The reaction is this example's own, written like examples/game-loop.ts until the
+ * module has a built-in collision response: it is the one system to replace by the built-in response
+ * (see `createSimPipe`). State updates use + − × ÷ only (no Math.random, no sin/cos/pow); the scene is
+ * built on the server from a seeded PRNG and reaches clients as a snapshot.
+ *
+ * Run nothing here: the room (room.ts) and the client (client.ts) use it.
+ */
+import { createWorld, hasComponent, pipe, query, type World } from 'bitecs';
+import {
+  addBox,
+  addSphere,
+  bodyManifestSize,
+  ContactFlags,
+  createBroadphaseSystem,
+  createIntegrateSystem,
+  createNarrowphaseSystem,
+  createPhysics,
+  entityIdsSize,
+  hashPhysicsState,
+  removeBody,
+  restoreBodyManifest,
+  restoreEntityIds,
+  restoreSnapshot,
+  saveBodyManifest,
+  saveEntityIds,
+  saveSnapshot,
+  snapshotSize,
+  type Physics,
+  type PhysicsOptions,
+} from '../../src/index.js';
+import { createRng, type Rng } from '../../src/scenes/prng.js';
+
+export const TICK_RATE = 60;
+export const DT = 1 / TICK_RATE;
+/** The options of every physics instance of the game, server and clients alike. */
+export const PHYSICS_OPTIONS: PhysicsOptions = { dt: DT };
+export const PLAYER_RADIUS = 0.5;
+/** Full-stick player speed, units per second; an input axis of k (−127 … 127) gives k · STEER. */
+export const PLAYER_SPEED = 6;
+const STEER = PLAYER_SPEED / 127;
+/** Grid pitch of the initial layout (one body per cell, jittered), units. */
+const PITCH = 3;
+const WALL = 1;
+
+export interface SceneOptions {
+  /** Bodies of the scene before any player joins: walls, pillars, moving boxes and balls (>= 8). */
+  bodies: number;
+  seed: number;
+}
+
+export interface Sim {
+  readonly world: World;
+  readonly physics: Physics;
+  /** Half side of the playing square (the walls' inner faces), units. */
+  readonly half: number;
+  /** One tick: the systems of `createSimPipe`. */
+  step(): void;
+}
+
+/** The game's systems around the module's three: reaction before integration, patrol after. */
+export function createSimPipe(physics: Physics, half: number): (world: World) => World {
+  return pipe(
+    createBroadphaseSystem(physics),
+    createNarrowphaseSystem(physics),
+    createReactionSystem(physics), // ← replace by the module's collision response once it exists
+    createIntegrateSystem(physics),
+    createPatrolSystem(physics, half - 2),
+  );
+}
+
+function simOf(world: World, physics: Physics, half: number): Sim {
+  const tick = createSimPipe(physics, half);
+  return { world, physics, half, step: () => void tick(world) };
+}
+
+/**
+ * Reaction to this tick's contacts, in contact-list order (sorted by pair, so deterministic): a
+ * sphere against a box reflects its velocity relative to the box (v ← v − 2 (v_rel · n) n) when
+ * approaching; two spheres of equal mass exchange the normal part of their relative velocity. The
+ * normal points from b toward a. Sensor contacts are skipped.
+ */
+function createReactionSystem(physics: Physics): (world: World) => World {
+  const { Sphere, Velocity } = physics.components;
+  return (world) => {
+    const c = physics.contacts;
+    const V = Velocity;
+    for (let i = 0; i < c.count; i++) {
+      if ((c.flags[i] & ContactFlags.SENSOR) !== 0) continue;
+      const a = c.a[i], b = c.b[i];
+      const nx = c.nx[i], ny = c.ny[i], nz = c.nz[i];
+      const bMoves = hasComponent(world, b, Velocity);
+      const bx = bMoves ? V.x[b] : 0, by = bMoves ? V.y[b] : 0, bz = bMoves ? V.z[b] : 0;
+      const rel = (V.x[a] - bx) * nx + (V.y[a] - by) * ny + (V.z[a] - bz) * nz;
+      if (rel >= 0) continue; // separating
+      if (hasComponent(world, b, Sphere)) {
+        V.x[a] -= rel * nx; V.y[a] -= rel * ny; V.z[a] -= rel * nz;
+        if (bMoves) { V.x[b] += rel * nx; V.y[b] += rel * ny; V.z[b] += rel * nz; }
+      } else {
+        V.x[a] -= 2 * rel * nx; V.y[a] -= 2 * rel * ny; V.z[a] -= 2 * rel * nz;
+      }
+    }
+    return world;
+  };
+}
+
+/** Moving boxes reverse a velocity component when their centre passes ±bound on that axis. */
+function createPatrolSystem(physics: Physics, bound: number): (world: World) => World {
+  const { Box, Position: P, Velocity: V } = physics.components;
+  return (world) => {
+    for (const e of query(world, [Box, V])) {
+      if ((P.x[e] > bound && V.x[e] > 0) || (P.x[e] < -bound && V.x[e] < 0)) V.x[e] = -V.x[e];
+      if ((P.z[e] > bound && V.z[e] > 0) || (P.z[e] < -bound && V.z[e] < 0)) V.z[e] = -V.z[e];
+    }
+    return world;
+  };
+}
+
+// ---- The scene (server only: clients receive it as a snapshot) ---------------------------------
+
+/** A rotation about y by a random angle, without trigonometry: normalise (0, s, 0, c). */
+function yawQuat(rng: Rng): [number, number, number, number] {
+  const s = rng.range(-1, 1), c = rng.range(0.2, 1);
+  const inv = 1 / Math.sqrt(s * s + c * c);
+  return [0, s * inv, 0, c * inv];
+}
+
+/**
+ * Builds the arena: 4 walls, pillars and moving boxes (1 in 40 bodies each, at least 1), and balls
+ * for the rest, one per cell of a jittered grid (no initial overlap), in shuffled order.
+ */
+export function createSceneSim(o: SceneOptions): Sim {
+  const rng = createRng(o.seed);
+  const n = Math.max(8, Math.floor(o.bodies));
+  const pillars = Math.max(1, Math.floor(n / 40));
+  const movers = Math.max(1, Math.floor(n / 40));
+  const items = n - 4;
+  let side = 1;
+  while (side * side < items + 4) side++; // + 4 free cells for spawns
+  const half = (side * PITCH) / 2;
+  const world = createWorld();
+  const physics = createPhysics(world, PHYSICS_OPTIONS);
+  const span = half + 2 * WALL;
+  addBox(physics, { position: [half + WALL, 0, 0], halfExtents: [WALL, 2, span] });
+  addBox(physics, { position: [-half - WALL, 0, 0], halfExtents: [WALL, 2, span] });
+  addBox(physics, { position: [0, 0, half + WALL], halfExtents: [span, 2, WALL] });
+  addBox(physics, { position: [0, 0, -half - WALL], halfExtents: [span, 2, WALL] });
+  const kinds: number[] = [];
+  for (let i = 0; i < items; i++) kinds.push(i < pillars ? 1 : i < pillars + movers ? 2 : 0);
+  for (let i = kinds.length - 1; i > 0; i--) {
+    const j = Math.floor(rng.next() * (i + 1));
+    [kinds[i], kinds[j]] = [kinds[j], kinds[i]];
+  }
+  for (let i = 0; i < items; i++) {
+    const cell = i + 4; // cells 0..3 stay free for spawns
+    const x = -half + PITCH * ((cell % side) + 0.5) + rng.range(-0.4, 0.4);
+    const z = -half + PITCH * (Math.floor(cell / side) + 0.5) + rng.range(-0.4, 0.4);
+    if (kinds[i] === 1) addBox(physics, { position: [x, 0, z], halfExtents: [rng.range(0.5, 1), 1, rng.range(0.5, 1)], rotation: yawQuat(rng) });
+    else if (kinds[i] === 2) addBox(physics, { position: [x, 0, z], halfExtents: [0.8, 0.8, 0.8], velocity: [rng.range(-3, 3), 0, rng.range(-3, 3)] });
+    else addSphere(physics, { position: [x, 0, z], radius: rng.range(0.3, 0.6), velocity: [rng.range(-4, 4), 0, rng.range(-4, 4)] });
+  }
+  return simOf(world, physics, half);
+}
+
+/** Where the k-th player spawns (k = 0, 1, …): along the free cells' row, x varies with k. */
+export function spawnPoint(sim: Sim, k: number, out: { x: number; z: number }): void {
+  const lane = 2 * sim.half - 2;
+  out.x = -sim.half + 1 + ((k * 1.75) % lane);
+  out.z = -sim.half + PITCH / 2;
+}
+
+// ---- Events (the only changes besides stepping; server and replicas apply the same) ------------
+
+/** Adds a player's sphere at rest at (x, 0, z); returns its entity id. */
+export function spawnPlayer(sim: Sim, x: number, z: number): number {
+  return addSphere(sim.physics, { position: { x, y: 0, z }, radius: PLAYER_RADIUS, velocity: { x: 0, y: 0, z: 0 } });
+}
+
+/** Sets a player's velocity from an input (dx, dz in −127 … 127): k · PLAYER_SPEED / 127 per axis. */
+export function steerPlayer(sim: Sim, eid: number, dx: number, dz: number): void {
+  const V = sim.physics.components.Velocity;
+  V.x[eid] = dx * STEER;
+  V.y[eid] = 0;
+  V.z[eid] = dz * STEER;
+}
+
+export function despawnPlayer(sim: Sim, eid: number): void {
+  removeBody(sim.physics, eid);
+}
+
+// ---- Join state: what a client needs to build its replica --------------------------------------
+
+const JOIN_MAGIC = 0x314a504d; // "MPJ1"
+/** Header: magic, tick, hash hi, hash lo (u32), half (f64), section sizes (3 u32), pad. */
+export const JOIN_HEADER = 40;
+const pad8 = (n: number) => Math.ceil(n / 8) * 8;
+
+/** The hash of `physics` as two u32 words (the 16 hex digits of `hashPhysicsState`). */
+export function hashWords(physics: Physics, out: Uint32Array, at: number): void {
+  const h = hashPhysicsState(physics);
+  out[at] = parseInt(h.slice(0, 8), 16);
+  out[at + 1] = parseInt(h.slice(8, 16), 16);
+}
+
+const hashScratch = new Uint32Array(2);
+
+/** Bytes of the join state of `sim` now. */
+export function joinStateSize(sim: Sim): number {
+  return JOIN_HEADER + pad8(entityIdsSize(sim.world)) + pad8(bodyManifestSize(sim.physics)) + snapshotSize(sim.physics);
+}
+
+/**
+ * Writes the join state (entity ids, body manifest, physics snapshot, with the tick, hash and arena
+ * size) into a new buffer. Taken between ticks: the state after tick `physics.tick`.
+ */
+export function saveJoinState(sim: Sim): Uint8Array {
+  const out = new Uint8Array(joinStateSize(sim));
+  const v = new DataView(out.buffer);
+  hashWords(sim.physics, hashScratch, 0);
+  let at = JOIN_HEADER;
+  const ids = saveEntityIds(sim.world, out, at);
+  at += pad8(ids);
+  const bodies = saveBodyManifest(sim.physics, out, at);
+  at += pad8(bodies);
+  const snap = saveSnapshot(sim.physics, out, at);
+  v.setUint32(0, JOIN_MAGIC, true);
+  v.setUint32(4, sim.physics.tick, true);
+  v.setUint32(8, hashScratch[0], true);
+  v.setUint32(12, hashScratch[1], true);
+  v.setFloat64(16, sim.half, true);
+  v.setUint32(24, ids, true);
+  v.setUint32(28, bodies, true);
+  v.setUint32(32, snap, true);
+  return out;
+}
+
+export interface JoinState {
+  sim: Sim;
+  /** The server's tick and hash of that state (the replica's own hash must equal it). */
+  tick: number;
+  hashHi: number;
+  hashLo: number;
+}
+
+/** Builds a replica from join-state bytes (copied first: views need an 8-aligned buffer). */
+export function loadJoinState(bytes: Uint8Array): JoinState {
+  const buf = bytes.slice();
+  const v = new DataView(buf.buffer);
+  if (buf.byteLength < JOIN_HEADER || v.getUint32(0, true) !== JOIN_MAGIC) throw new Error('multiplayer: not a join state');
+  const half = v.getFloat64(16, true);
+  const ids = v.getUint32(24, true), bodies = v.getUint32(28, true);
+  const world = createWorld();
+  let at = JOIN_HEADER;
+  restoreEntityIds(world, buf, at);
+  at += pad8(ids);
+  const physics = createPhysics(world, PHYSICS_OPTIONS);
+  restoreBodyManifest(physics, buf, at);
+  at += pad8(bodies);
+  restoreSnapshot(physics, buf, at);
+  return { sim: simOf(world, physics, half), tick: v.getUint32(4, true), hashHi: v.getUint32(8, true), hashLo: v.getUint32(12, true) };
+}
