@@ -163,7 +163,7 @@ export interface CastUnderTest {
 }
 
 /** How the cast was confirmed (for the case-count report). */
-export type CastPath = 'miss' | 'miss (σ)' | 'start' | 'hit' | 'hit (σ)';
+export type CastPath = 'miss' | 'miss (far)' | 'miss (σ)' | 'start' | 'hit' | 'hit (σ)';
 
 /** Check a cast of a by `motion` against b; returns [error, path]. */
 export function checkCastBB(a: OBoxShape, motion: V3, b: OBoxShape, c: CastUnderTest): [string | undefined, CastPath] {
@@ -181,6 +181,7 @@ export function checkCastBB(a: OBoxShape, motion: V3, b: OBoxShape, c: CastUnder
     return [undefined, 'start'];
   }
   if (c.overlapAtEnd && !hit) return ['overlapBoxBox is true at the end pose but the cast misses', 'miss'];
+  if (!hit && farApart(a, motion, b, eps)) return [undefined, 'miss (far)'];
   const events = castEvents(a, motion, b);
   const sigma = boxBoxGap(a, motion, b);
   if (!hit) {
@@ -204,6 +205,39 @@ export function checkCastBB(a: OBoxShape, motion: V3, b: OBoxShape, c: CastUnder
   }
   const e = checkContactGeometry(polyOf(a, scale3(toArr(motion), toi)), polyOf(b), st, out, undefined, eps);
   return [e === undefined ? undefined : `at impact (toi ${toi}, first contact event ${events}): ${e}`, path];
+}
+
+/** World bounding box [min x, min y, min z, max x, max y, max z] of a box. */
+function worldBounds(P: Poly): number[] {
+  const out = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < 8; i++) {
+    for (let k = 0; k < 3; k++) {
+      out[k] = Math.min(out[k], P.v[3 * i + k]);
+      out[3 + k] = Math.max(out[3 + k], P.v[3 * i + k]);
+    }
+  }
+  return out;
+}
+
+/**
+ * Whether the boxes clearly cannot touch during the motion (cheap, obviously sound filters): a's
+ * centre passes b's farther than the sum of their circumradii, or the bounding box of a's start and
+ * end poses is apart from b's bounding box, by more than eps.
+ */
+function farApart(a: OBoxShape, motion: V3, b: OBoxShape, eps: number): boolean {
+  const A0 = worldBounds(polyOf(a));
+  const A1 = worldBounds(polyOf(a, toArr(motion)));
+  const B = worldBounds(polyOf(b));
+  for (let k = 0; k < 3; k++) {
+    if (Math.min(A0[k], A1[k]) > B[3 + k] + eps || Math.max(A0[3 + k], A1[3 + k]) < B[k] - eps) return true;
+  }
+  const rel = [a.center.x - b.center.x, a.center.y - b.center.y, a.center.z - b.center.z];
+  const m = [motion.x, motion.y, motion.z];
+  const mm = m[0] * m[0] + m[1] * m[1] + m[2] * m[2];
+  const t = mm > 0 ? Math.min(1, Math.max(0, -(rel[0] * m[0] + rel[1] * m[1] + rel[2] * m[2]) / mm)) : 0;
+  const closest = Math.hypot(rel[0] + t * m[0], rel[1] + t * m[1], rel[2] + t * m[2]);
+  const radii = norm3(toArr(a.halfExtents)) + norm3(toArr(b.halfExtents));
+  return closest > radii * (1 + 1e-9) + eps;
 }
 
 /** Euclidean distance between the boxes (for reports). */
