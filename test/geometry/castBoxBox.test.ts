@@ -131,6 +131,39 @@ describe('castBoxBox', () => {
     expectVec(d.point, v(-9, 0.25, 0.125), 0);
   });
 
+  it('regression: two flat rectangles meeting in one plane get the normal of the side a came from', () => {
+    // The side was taken at impact, where the projection is 0 up to rounding: it came out −z.
+    const b = { center: v(129.91358947753906, 12.095841407775879, -25.288501739501953), halfExtents: v(33.517372131347656, 10.697593688964844, 0) };
+    const a = { center: v(129.92222595214844, 12.400918960571289, 210.9578399658203), halfExtents: v(66.64971923828125, 48.35294723510742, 0) };
+    const c = cast(a, v(62.77968215942383, -13.378983497619629, -295.0513916015625), b);
+    expect(c.hit).toBe(true);
+    expectVec(c.normal, v(0, 0, 1), 0);
+    expect(c.point.z).toBe(b.center.z);
+  });
+
+  it('regression: an axis a has crossed by the time of impact gives the side a is on then', () => {
+    // A segment sweeps over a point along x and meets it with its end: along x, a started on the −x
+    // side but is on the +x side at impact; taking the start's side gave −x.
+    const c = cast(box(-1.5, 0, -0.5, 1, 0, 0), v(5, 0, 1), box(0, 0, 0, 0, 0, 0));
+    expect(c).toEqual({ hit: true, toi: 0.5, normal: v(0, 0, -1), point: v(0, 0, 0) });
+  });
+
+  it('regression: a face touching at the start that a moves into wins over an edge pair along it', () => {
+    // Nearly antiparallel x axes: e_x × A_x is the z direction up to rounding, and it separated the
+    // start by a hair while b's z face touched. The edge pair's point was a far corner of b.
+    const b = { center: v(-3729491.669921875, 7506208.984375, -6190214.052734375), halfExtents: v(3905437.2412109375, 3858879.794921875, 35.0581591796875) };
+    const a = {
+      center: v(-1349593.4807852395, 5057180.049589195, -10432324.35503418),
+      halfExtents: v(1685099.169921875, 5117064.138183594, 4242075.244140625),
+      rotation: { x: 0, y: 0, z: -0.9999999999999999, w: 1.7555017056861897e-8 },
+    };
+    const m = v(719.348009765625, 395.70594824218756, 366.79135937499996);
+    const c = underTest(a, m, b);
+    expect(c.hit).toBe(true);
+    expectVec(c.out.normal, v(0, 0, -1), 0);
+    assertOk(checkCastBB(a, m, b, c)[0], { a, m, b });
+  });
+
   it('misses, non-finite input: false, out untouched', () => {
     const out: CastResult = { toi: 6, normal: v(7, 8, 9), point: v(5, 4, 3) };
     expect(castBoxBox(box(-10, 2.5, 0, 1, 1, 1), v(20, 0, 0), unit, out)).toBe(false);

@@ -11,7 +11,8 @@
  *    (and then the static contact); a hit whenever the static test overlaps at the end pose; at toi
  *    the boxes touch (|σ(toi)| <= eps) and no earlier pose overlaps by more than eps (checked against
  *    the contact-event oracle, and where they disagree against σ's minimum, σ being convex); the
- *    normal at toi separates the boxes (push-out 0 within eps) and the point is where they touch.
+ *    normal at toi separates the boxes (push-out 0 within eps) and does not point along the motion
+ *    (a comes from the side it points to), and the point is where they touch.
  */
 import {
   type Arr3,
@@ -203,6 +204,9 @@ export function checkCastBB(a: OBoxShape, motion: V3, b: OBoxShape, c: CastUnder
     const m = convexMin(sigma, 0, toi);
     if (m.v < -eps) return [`earlier contact: overlap ${-m.v} at t=${m.t} < toi ${toi} (first contact event ${events})`, path];
   }
+  // From b toward a, which comes from that side: a moves against the normal (or across it).
+  const along = out.normal.x * motion.x + out.normal.y * motion.y + out.normal.z * motion.z;
+  if (!(along <= 1e-12 * speed)) return [`normal ${fmt(out.normal)} points along the motion (n·m = ${along})`, path];
   const e = checkContactGeometry(polyOf(a, scale3(toArr(motion), toi)), polyOf(b), st, out, undefined, eps);
   return [e === undefined ? undefined : `at impact (toi ${toi}, first contact event ${events}): ${e}`, path];
 }

@@ -178,16 +178,27 @@ function overlapsAtPose(): void {
 }
 
 /**
- * Writes the contact of axis i at the pose X_TOI: SEL_AXIS and SEL_SIGN (the side of b that a's
- * centre projects to; when it projects to b's centre, the side it started on, + if that too is b's
- * centre), X_NORMAL the unit normal in b's frame, X_CONTACT a's centre at that pose and X_TOL the
- * clipping tolerance of the contact point (the axis's allowance).
+ * The side (±1) of b that a's centre projects to on axis i at the pose X_TOI; where that projection is
+ * b's centre's within rounding (REL of the magnitudes it comes from: two flat boxes meeting in one
+ * plane), the side at the start, a's side when it came; + where that too is b's centre.
+ */
+function sideOf(i: number): number {
+  const d0 = AXIS_START[i];
+  const s = X[X_TOI];
+  const step = s === 0 ? 0 : s * (AXIS_END[i] - d0);
+  const d = d0 + step;
+  const near = REL * (AXIS_RADIUS[i] + Math.abs(d0) + Math.abs(step));
+  return d > near ? 1 : d < -near ? -1 : d0 < 0 ? -1 : 1;
+}
+
+/**
+ * Writes the contact of axis i at the pose X_TOI: SEL_AXIS and SEL_SIGN (sideOf), X_NORMAL the unit
+ * normal in b's frame, X_CONTACT a's centre at that pose and X_TOL the clipping tolerance of the
+ * contact point (the axis's allowance).
  */
 function writeAxis(i: number): void {
   const s = X[X_TOI];
-  const d0 = AXIS_START[i];
-  const d = s === 0 ? d0 : d0 + s * (AXIS_END[i] - d0);
-  const sign = d > 0 ? 1 : d < 0 ? -1 : d0 < 0 ? -1 : 1;
+  const sign = sideOf(i);
   SEL[SEL_AXIS] = i;
   SEL[SEL_SIGN] = sign;
   X[X_TOL] = AXIS_ALLOWANCE[i];
@@ -284,14 +295,10 @@ export function sweepAxes(): boolean {
 }
 
 /**
- * Whether a moves toward b along axis i over the step: the projection d moves toward 0 from the side
- * it is on at the pose X_TOI (the start's side when it is 0 there). Not so for an axis along which the
- * boxes only slide, e.g. the common normal of two coplanar rectangles.
+ * Whether a moves toward b along axis i over the step: the projection d moves toward b's centre from
+ * a's side (sideOf). Not so for an axis along which the boxes only slide, e.g. the common normal of
+ * two coplanar rectangles.
  */
 function approaching(i: number): boolean {
-  const d0 = AXIS_START[i];
-  const delta = AXIS_END[i] - d0;
-  const d = d0 + X[X_TOI] * delta;
-  const side = d > 0 ? 1 : d < 0 ? -1 : d0 < 0 ? -1 : 1;
-  return side * delta < 0;
+  return sideOf(i) * (AXIS_END[i] - AXIS_START[i]) < 0;
 }
