@@ -92,9 +92,14 @@ const touchParts = fc.tuple(fc.integer({ min: 0, max: 14 }), fc.constantFrom(-1,
 const sv = (v: V3, s: number, o: V3 = { x: 0, y: 0, z: 0 }): V3 => ({ x: v.x * s + o.x, y: v.y * s + o.y, z: v.z * s + o.z });
 const scaleBox = (b: OBoxShape, s: number, o: V3): OBoxShape => makeBox(sv(b.center, s, o), sv(b.halfExtents, s), b.rotation);
 
-function scaled<T extends BBScene>(arb: fc.Arbitrary<T>, scale: (sc: T, s: number, o: V3) => T): fc.Arbitrary<T> {
-  return fc.tuple(arb, sceneScale, sceneOffset).map(([sc, s, o]) => scale(sc, s, o));
+/** A mixture of scene kinds, given as [weight, arbitrary] pairs, each scene scaled and moved by `scale`. */
+function scaledMixture<T extends BBScene>(scale: (sc: T, s: number, o: V3) => T, ...kinds: Array<[number, fc.Arbitrary<T>]>): fc.Arbitrary<T> {
+  const mixed = fc.oneof(...kinds.map(([weight, arbitrary]) => ({ weight, arbitrary })));
+  return fc.tuple(mixed, sceneScale, sceneOffset).map(([sc, s, o]) => scale(sc, s, o));
 }
+
+/** The world point of b at local coordinates l times its half extents. */
+const pointOf = (B: OBox, l: Arr3): Arr3 => B.toWorld([l[0] * B.h[0], l[1] * B.h[1], l[2] * B.h[2]]);
 
 const scaleScene = <T extends BBScene>(sc: T, s: number, o: V3): T => ({ ...sc, a: scaleBox(sc.a, s, o), b: scaleBox(sc.b, s, o) });
 const scaleCast = (sc: BBCast, s: number, o: V3): BBCast => ({ ...scaleScene(sc, s, o), motion: sv(sc.motion, s) });
@@ -133,7 +138,7 @@ const bbInside: fc.Arbitrary<BBScene> = fc
   .tuple(anyBox, fc.tuple(uRange(-1, 1), uRange(-1, 1), uRange(-1, 1)), rotationArb, uRange(0, 0.3), fc.boolean())
   .map(([b, l, q, f, swap]) => {
     const B = new OBox(b);
-    const c = toV3(B.toWorld([l[0] * B.h[0], l[1] * B.h[1], l[2] * B.h[2]]));
+    const c = toV3(pointOf(B, l));
     const m = Math.min(B.h[0], B.h[1], B.h[2]) * f;
     const a = makeBox(c, { x: m, y: m * 0.5, z: m * 0.25 }, q);
     return swap ? { kind: 'contains', a: b, b: a } : { kind: 'inside', a, b };
@@ -161,17 +166,7 @@ const bbFlat: fc.Arbitrary<BBScene> = fc
     return swap ? { kind: 'flat', a: b, b: a } : { kind: 'flat', a, b };
   });
 
-export const bbSceneArb: fc.Arbitrary<BBScene> = scaled(
-  fc.oneof(
-    { weight: 4, arbitrary: bbRandom },
-    { weight: 5, arbitrary: bbTouch },
-    { weight: 3, arbitrary: bbParallel },
-    { weight: 2, arbitrary: bbInside },
-    { weight: 1, arbitrary: bb2D },
-    { weight: 2, arbitrary: bbFlat },
-  ),
-  scaleScene,
-);
+export const bbSceneArb: fc.Arbitrary<BBScene> = scaledMixture(scaleScene, [4, bbRandom], [5, bbTouch], [3, bbParallel], [2, bbInside], [1, bb2D], [2, bbFlat]);
 
 // ---------------------------------------------------------------------------------------------
 // Casts
@@ -195,7 +190,7 @@ const castAimed: fc.Arbitrary<BBCast> = fc
   .tuple(anyBox, halves, rotationArb, fc.tuple(uRange(-1.2, 1.2), uRange(-1.2, 1.2), uRange(-1.2, 1.2)), unitDir, uRange(0, 20), fc.oneof(uRange(0.2, 3), fc.constantFrom(0.5, 1, 2)), maskArb)
   .map(([b, h, q, l, dir, dist, k, mask]) => {
     const B = new OBox(b);
-    const target = B.toWorld([l[0] * B.h[0], l[1] * B.h[1], l[2] * B.h[2]]);
+    const target = pointOf(B, l);
     const size = norm3(B.h) + norm3(toArr(h));
     const start = add3(target, scale3(dir, dist + size));
     const m = zeroSome(toV3(scale3(add3(target, scale3(start, -1)), k)), mask);
@@ -207,7 +202,7 @@ const castHuge: fc.Arbitrary<BBCast> = fc
   .tuple(anyBox, halves, rotationArb, fc.tuple(uRange(-1.5, 1.5), uRange(-1.5, 1.5), uRange(-1.5, 1.5)), unitDir, fc.constantFrom(1e3, 1e4, 1e5, 1e6), uRange(0.3, 2.5))
   .map(([b, h, q, l, dir, far, k]) => {
     const B = new OBox(b);
-    const target = B.toWorld([l[0] * B.h[0], l[1] * B.h[1], l[2] * B.h[2]]);
+    const target = pointOf(B, l);
     const size = Math.max(norm3(B.h), norm3(toArr(h)), 1e-3);
     const start = add3(target, scale3(dir, far * size));
     return { kind: 'cast-huge', b, a: makeBox(toV3(start), h, q), motion: toV3(scale3(dir, -far * size * k)) };
@@ -232,16 +227,7 @@ const castThin: fc.Arbitrary<BBCast> = fc
     return { kind: 'cast-thin', b: sc.b, a: makeBox(toV3(start), sc.a.halfExtents, sc.a.rotation), motion: toV3(scale3(dir, -far * k)) };
   });
 
-export const bbCastArb: fc.Arbitrary<BBCast> = scaled(
-  fc.oneof(
-    { weight: 3, arbitrary: castRandom },
-    { weight: 4, arbitrary: castAimed },
-    { weight: 1, arbitrary: castHuge },
-    { weight: 3, arbitrary: castGraze },
-    { weight: 1, arbitrary: castThin },
-  ),
-  scaleCast,
-);
+export const bbCastArb: fc.Arbitrary<BBCast> = scaledMixture(scaleCast, [3, castRandom], [4, castAimed], [1, castHuge], [3, castGraze], [1, castThin]);
 
 // ---------------------------------------------------------------------------------------------
 // Exact integer scenes

@@ -2,14 +2,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { castBoxBox, contactBoxBox, overlapBoxBox, type BoxShape, type CastResult, type Vec3 } from '../../src/index.js';
 import { castEvents, polyOf } from '../oracle/boxBox.js';
 import { scale3, toArr } from '../oracle/oracle.js';
-import { count, printCounts } from '../support/boxBoxReport.js';
+import { Tally } from '../support/boxBoxReport.js';
 import { expectHitAtStart, expectVec } from '../support/expectGeometry.js';
 import { forAllFrozen } from '../support/properties.js';
 import { box, castWith, newCast, newContact, vec3 as v } from '../support/shapes.js';
 import { axisAngleQuat, nextUp } from './arbitraries.js';
 import { bbCastArb, exactBBCastArb, type BBCast } from './arbitrariesBoxBox.js';
 import { assertOk, neg } from './checks.js';
-import { bbScale, checkCastBB, checkContactGeometry } from './checksBoxBox.js';
+import { CastSceneOracle, bbScale, checkCastBB, checkContactGeometry } from './checksBoxBox.js';
 
 const RUNS = 100_000;
 const EXACT_RUNS = 30_000;
@@ -26,18 +26,21 @@ function underTest(a: BoxShape, motion: Vec3, b: BoxShape) {
   return { hit, out, overlapAtStart: overlapBoxBox(a, b), overlapAtEnd: overlapBoxBox(moved(a, motion), b), staticContact: { hit: startHit, out: start } };
 }
 
-afterAll(() => printCounts('castBoxBox cases by kind and by how they were confirmed'));
+const tally = new Tally();
+
+afterAll(() => tally.print('castBoxBox cases by kind and by how they were confirmed'));
 
 describe('castBoxBox', () => {
   it(`property: both argument orders agree with the signed-distance oracle (hit, toi, normal and point at impact) (${RUNS} cases)`, () => {
     forAllFrozen(bbCastArb, { numRuns: RUNS, seed: 0xca57 }, (sc: BBCast) => {
       const c = underTest(sc.a, sc.motion, sc.b);
-      const [err, path] = checkCastBB(sc.a, sc.motion, sc.b, c);
+      const oracle = new CastSceneOracle(sc.a, sc.motion, sc.b);
+      const [err, path] = checkCastBB(sc.a, sc.motion, sc.b, c, oracle);
       assertOk(err, sc);
-      count(`${sc.kind.replace(/^cast-/, '')}: ${path}`);
+      tally.count(`${sc.kind.replace(/^cast-/, '')}: ${path}`);
       const back = neg(sc.motion);
       const m = underTest(sc.b, back, sc.a);
-      const [errBack] = checkCastBB(sc.b, back, sc.a, m);
+      const [errBack] = checkCastBB(sc.b, back, sc.a, m, oracle);
       assertOk(errBack === undefined ? undefined : `mirrored: ${errBack}`, sc);
     });
   });
@@ -46,7 +49,7 @@ describe('castBoxBox', () => {
     forAllFrozen(exactBBCastArb, { numRuns: EXACT_RUNS, seed: 0xca58 }, (sc) => {
       const c = cast(sc.a, sc.motion, sc.b);
       const expected = castEvents(sc.a, sc.motion, sc.b);
-      count(`exact ${expected === null ? 'miss' : expected === 0 ? 'start' : expected === 1 ? 'at the end' : 'hit'}`);
+      tally.count(`exact ${expected === null ? 'miss' : expected === 0 ? 'start' : expected === 1 ? 'at the end' : 'hit'}`);
       if (c.hit !== (expected !== null)) assertOk(`hit ${c.hit}, expected ${expected}`, sc);
       if (!c.hit) return;
       if (c.toi !== expected) assertOk(`toi ${c.toi}, expected exactly ${expected}`, sc);
@@ -184,6 +187,10 @@ describe('castBoxBox', () => {
     expect(castBoxBox(a, m, unit, { toi: 0, normal: m, point: a.center })).toBe(true);
     expect(m).toEqual(expected.normal);
     expect(a.center).toEqual(expected.point);
+    const b = box(0, 0, 0, 1, 1, 1);
+    expect(castBoxBox(box(-10, 0.5, 0.25, 1, 1, 1), v(20, 0, 0), b, { toi: 0, normal: b.center, point: b.halfExtents })).toBe(true);
+    expect(b.center).toEqual(expected.normal);
+    expect(b.halfExtents).toEqual(expected.point);
   });
 });
 

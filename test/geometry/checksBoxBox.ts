@@ -18,6 +18,7 @@ import {
   type Arr3,
   type OBoxShape,
   type V3,
+  OBox,
   boxSignedDistance,
   convexMin,
   maxAbs3,
@@ -29,6 +30,7 @@ import {
   boxBoxGap,
   boxesDistance,
   boxesIntersect,
+  boxesWithin,
   castEvents,
   candidateAxes,
   penetration,
@@ -112,12 +114,16 @@ function overlapAgainst(A: Poly, B: Poly, meet: boolean, got: unknown, eps: numb
   return got === meet ? undefined : checkOverlapGap(got, signedDistance(A, B), eps);
 }
 
-/** Overlap answers for (a, b) and for (b, a) against the oracle (outside the band |σ| <= eps). */
-export function checkOverlapBB(a: OBoxShape, b: OBoxShape, got: unknown, gotMirrored: unknown): string | undefined {
-  const eps = EPS_REL * bbScale(a, b);
+/** The oracle's view of a static scene: its tolerance, the two boxes and whether they meet. */
+function staticScene(a: OBoxShape, b: OBoxShape): { eps: number; A: Poly; B: Poly; meet: boolean } {
   const A = polyOf(a);
   const B = polyOf(b);
-  const meet = boxesIntersect(A, B);
+  return { eps: EPS_REL * bbScale(a, b), A, B, meet: boxesIntersect(A, B) };
+}
+
+/** Overlap answers for (a, b) and for (b, a) against the oracle (outside the band |σ| <= eps). */
+export function checkOverlapBB(a: OBoxShape, b: OBoxShape, got: unknown, gotMirrored: unknown): string | undefined {
+  const { eps, A, B, meet } = staticScene(a, b);
   const e = overlapAgainst(A, B, meet, got, eps);
   if (e) return e;
   const m = overlapAgainst(B, A, meet, gotMirrored, eps);
@@ -126,10 +132,7 @@ export function checkOverlapBB(a: OBoxShape, b: OBoxShape, got: unknown, gotMirr
 
 /** A static contact against the oracle (the boolean too). */
 export function checkContactBB(a: OBoxShape, b: OBoxShape, hit: boolean, out: Contact): string | undefined {
-  const eps = EPS_REL * bbScale(a, b);
-  const A = polyOf(a);
-  const B = polyOf(b);
-  const meet = boxesIntersect(A, B);
+  const { eps, A, B, meet } = staticScene(a, b);
   const gap = overlapAgainst(A, B, meet, hit, eps);
   if (gap || !hit) return gap;
   const sd = meet ? -Math.max(0, penetration(A, B).depth) : boxesDistance(A, B);
@@ -166,8 +169,70 @@ export interface CastUnderTest {
 /** How the cast was confirmed (for the case-count report). */
 export type CastPath = 'miss' | 'miss (far)' | 'miss (σ)' | 'start' | 'hit' | 'hit (σ)';
 
-/** Check a cast of a by `motion` against b; returns [error, path]. */
-export function checkCastBB(a: OBoxShape, motion: V3, b: OBoxShape, c: CastUnderTest): [string | undefined, CastPath] {
+/**
+ * The oracle of one cast scene, computed lazily and shared by both argument orders: the contact
+ * events, the signed distance σ(t) (memoised) and the clear-miss filter depend only on the relative
+ * motion, so a moving by `motion` against b and b moving by −motion against a have the same ones.
+ */
+export class CastSceneOracle {
+  private ev: number | null | undefined;
+  private apart: boolean | undefined;
+  private readonly memo = new Map<number, number>();
+  private readonly gap: (t: number) => number;
+
+  constructor(
+    readonly a: OBoxShape,
+    readonly motion: V3,
+    readonly b: OBoxShape,
+  ) {
+    this.gap = boxBoxGap(a, motion, b);
+    this.B = polyOf(b);
+  }
+
+  /** castEvents of the scene. */
+  events(): number | null {
+    if (this.ev === undefined) this.ev = castEvents(this.a, this.motion, this.b);
+    return this.ev;
+  }
+
+  /** σ(t), the signed distance at fraction t. */
+  readonly sigma = (t: number): number => {
+    let v = this.memo.get(t);
+    if (v === undefined) this.memo.set(t, (v = this.gap(t)));
+    return v;
+  };
+
+  private readonly B: Poly;
+
+  /** The boxes at fraction t. */
+  at(t: number): [Poly, Poly] {
+    return [polyOf(this.a, scale3(toArr(this.motion), t)), this.B];
+  }
+
+  /** −σ(t) when the boxes meet at t (the penetration), else 0: how much they overlap. */
+  overlapAt(t: number): number {
+    const [A, B] = this.at(t);
+    return boxesIntersect(A, B) ? Math.max(0, penetration(A, B).depth) : 0;
+  }
+
+  /** Whether |σ(t)| <= eps: touching at t within eps. */
+  touchingAt(t: number, eps: number): boolean {
+    const [A, B] = this.at(t);
+    return boxesIntersect(A, B) ? penetration(A, B).depth <= eps : boxesWithin(A, B, eps);
+  }
+
+  /** Whether the boxes clearly cannot touch (see farApart), decided once with the first eps asked for. */
+  far(eps: number): boolean {
+    if (this.apart === undefined) this.apart = farApart(this.a, this.motion, this.b, eps);
+    return this.apart;
+  }
+}
+
+/**
+ * Check a cast of a by `motion` against b; returns [error, path]. `oracle` is the scene's oracle,
+ * for either argument order (by default, this order's).
+ */
+export function checkCastBB(a: OBoxShape, motion: V3, b: OBoxShape, c: CastUnderTest, oracle = new CastSceneOracle(a, motion, b)): [string | undefined, CastPath] {
   const { hit, out } = c;
   const eps = EPS_REL * bbScale(a, b, motion);
   if (typeof hit !== 'boolean') return [`returned ${String(hit)}`, 'miss'];
@@ -182,9 +247,9 @@ export function checkCastBB(a: OBoxShape, motion: V3, b: OBoxShape, c: CastUnder
     return [undefined, 'start'];
   }
   if (c.overlapAtEnd && !hit) return ['overlapBoxBox is true at the end pose but the cast misses', 'miss'];
-  if (!hit && farApart(a, motion, b, eps)) return [undefined, 'miss (far)'];
-  const events = castEvents(a, motion, b);
-  const sigma = boxBoxGap(a, motion, b);
+  if (!hit && oracle.far(eps)) return [undefined, 'miss (far)'];
+  const events = oracle.events();
+  const sigma = oracle.sigma;
   if (!hit) {
     if (events === null) return [undefined, 'miss'];
     const m = convexMin(sigma, 0, 1);
@@ -193,10 +258,10 @@ export function checkCastBB(a: OBoxShape, motion: V3, b: OBoxShape, c: CastUnder
   }
   const toi = out.toi;
   if (!(toi > 0 && toi <= 1)) return [`toi ${toi} not in (0, 1] from a separated start`, 'hit'];
-  const s0 = sigma(0);
-  if (s0 < -eps) return [`the start overlaps by ${-s0} but toi = ${toi}`, 'hit'];
-  const st = sigma(toi);
-  if (!(Math.abs(st) <= eps)) return [`signed distance ${st} at toi ${toi} (first contact event ${events}, eps ${eps})`, 'hit'];
+  const s0 = oracle.overlapAt(0);
+  if (s0 > eps) return [`the start overlaps by ${s0} but toi = ${toi}`, 'hit'];
+  if (!oracle.touchingAt(toi, eps)) return [`signed distance ${sigma(toi)} at toi ${toi} (first contact event ${events}, eps ${eps})`, 'hit'];
+  const st = -oracle.overlapAt(toi);
   let path: CastPath = 'hit';
   const speed = norm3(toArr(motion));
   if (events !== null && (toi - events) * speed > eps) {
@@ -211,16 +276,10 @@ export function checkCastBB(a: OBoxShape, motion: V3, b: OBoxShape, c: CastUnder
   return [e === undefined ? undefined : `at impact (toi ${toi}, first contact event ${events}): ${e}`, path];
 }
 
-/** World bounding box [min x, min y, min z, max x, max y, max z] of a box. */
-function worldBounds(P: Poly): number[] {
-  const out = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
-  for (let i = 0; i < 8; i++) {
-    for (let k = 0; k < 3; k++) {
-      out[k] = Math.min(out[k], P.v[3 * i + k]);
-      out[3 + k] = Math.max(out[3 + k], P.v[3 * i + k]);
-    }
-  }
-  return out;
+/** Half sizes of a box's world bounding box: Σ_j h_j |axis_j[k]| along each world axis k. */
+function worldHalfSizes(shape: OBoxShape): Arr3 {
+  const box = new OBox(shape);
+  return [0, 1, 2].map((k) => box.h[0] * Math.abs(box.axes[0][k]) + box.h[1] * Math.abs(box.axes[1][k]) + box.h[2] * Math.abs(box.axes[2][k])) as Arr3;
 }
 
 /**
@@ -229,14 +288,17 @@ function worldBounds(P: Poly): number[] {
  * end poses is apart from b's bounding box, by more than eps.
  */
 function farApart(a: OBoxShape, motion: V3, b: OBoxShape, eps: number): boolean {
-  const A0 = worldBounds(polyOf(a));
-  const A1 = worldBounds(polyOf(a, toArr(motion)));
-  const B = worldBounds(polyOf(b));
+  const ha = worldHalfSizes(a);
+  const hb = worldHalfSizes(b);
+  const ca = toArr(a.center);
+  const cb = toArr(b.center);
+  const m = toArr(motion);
   for (let k = 0; k < 3; k++) {
-    if (Math.min(A0[k], A1[k]) > B[3 + k] + eps || Math.max(A0[3 + k], A1[3 + k]) < B[k] - eps) return true;
+    const lo = Math.min(ca[k], ca[k] + m[k]) - ha[k];
+    const hi = Math.max(ca[k], ca[k] + m[k]) + ha[k];
+    if (lo > cb[k] + hb[k] + eps || hi < cb[k] - hb[k] - eps) return true;
   }
   const rel = [a.center.x - b.center.x, a.center.y - b.center.y, a.center.z - b.center.z];
-  const m = [motion.x, motion.y, motion.z];
   const mm = m[0] * m[0] + m[1] * m[1] + m[2] * m[2];
   const t = mm > 0 ? Math.min(1, Math.max(0, -(rel[0] * m[0] + rel[1] * m[1] + rel[2] * m[2]) / mm)) : 0;
   const closest = Math.hypot(rel[0] + t * m[0], rel[1] + t * m[1], rel[2] + t * m[2]);

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { contactBoxBox, overlapBoxBox, type BoxShape, type ContactResult } from '../../src/index.js';
 import { boxesIntersect, penetration, polyOf } from '../oracle/boxBox.js';
 import { maxAbs3, toArr } from '../oracle/oracle.js';
-import { count, printCounts } from '../support/boxBoxReport.js';
+import { Tally } from '../support/boxBoxReport.js';
 import { expectContact, expectVec } from '../support/expectGeometry.js';
 import { forAllFrozen } from '../support/properties.js';
 import { box, contactWith, newContact, vec3 as v } from '../support/shapes.js';
@@ -16,7 +16,9 @@ const EXACT_RUNS = 30_000;
 
 const contact = (a: BoxShape, b: BoxShape) => contactWith(contactBoxBox, a, b);
 
-afterAll(() => printCounts('contactBoxBox cases by kind'));
+const tally = new Tally();
+
+afterAll(() => tally.print('contactBoxBox cases by kind'));
 
 describe('contactBoxBox', () => {
   it(`property: both argument orders agree with the oracle; the mirrored normal is the opposite one where the axis is unique (${RUNS} cases)`, () => {
@@ -28,11 +30,11 @@ describe('contactBoxBox', () => {
       const back = newContact();
       const hitBack = contactBoxBox(sc.b, sc.a, back);
       assertOk(checkContactBB(sc.b, sc.a, hitBack, back), { mirrored: true, ...sc });
-      count(`${sc.kind} ${hit ? 'hit' : 'miss'}`);
+      tally.count(`${sc.kind} ${hit ? 'hit' : 'miss'}`);
       if (!hit || !hitBack) return;
       const scale = bbScale(sc.a, sc.b);
       if (uniqueAxis(sc.a, sc.b, 1e-6 * scale) === undefined) return;
-      count('both orders, unique axis: normals compared');
+      tally.count('both orders, unique axis: normals compared');
       const n = toArr(out.normal);
       const m = toArr(back.normal);
       if (maxAbs3([n[0] + m[0], n[1] + m[1], n[2] + m[2]]) > 1e-6) assertOk(`mirrored normal ${m} is not −${n}`, sc);
@@ -50,7 +52,7 @@ describe('contactBoxBox', () => {
         if (hit !== meet) assertOk(`returned ${hit}, expected ${meet}`, { a, b });
         if (!hit) continue;
         const depth = Math.max(0, penetration(A, B).depth);
-        count(`exact ${depth === 0 ? 'touching' : 'overlapping'}`);
+        tally.count(`exact ${depth === 0 ? 'touching' : 'overlapping'}`);
         if (out.depth !== depth) assertOk(`depth ${out.depth}, expected exactly ${depth}`, { a, b });
         const n = toArr(out.normal);
         if (n.filter((c) => c === 0).length !== 2) assertOk(`normal ${n} is not an axis`, { a, b });
@@ -125,6 +127,12 @@ describe('contactBoxBox', () => {
     expect(contactBoxBox(c, d, { normal: d.halfExtents, depth: 0, point: c.halfExtents })).toBe(true);
     expect(d.halfExtents).toEqual(expected.normal);
     expect(c.halfExtents).toEqual(expected.point);
+    // regression: the normal written into b's centre before the point was computed from it
+    const e = box(0.5, 1.75, -0.25, 1, 1, 1);
+    const f = box(0, 0, 0, 1, 1, 1);
+    expect(contactBoxBox(e, f, { normal: f.center, depth: 0, point: e.center })).toBe(true);
+    expect(f.center).toEqual(expected.normal);
+    expect(e.center).toEqual(expected.point);
   });
 
   it('the mirrored order flips the normal; the point is then on a', () => {

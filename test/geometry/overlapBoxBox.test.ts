@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { castBoxBox, contactBoxBox, overlapBoxBox, type BoxShape } from '../../src/index.js';
 import { boxesIntersect, polyOf } from '../oracle/boxBox.js';
-import { count, printCounts } from '../support/boxBoxReport.js';
+import { Tally } from '../support/boxBoxReport.js';
 import { forAllFrozen } from '../support/properties.js';
 import { box, newCast, newContact } from '../support/shapes.js';
 import { axisAngleQuat, randomQuat } from './arbitraries.js';
@@ -14,13 +14,15 @@ const RUNS = 100_000;
 const EXACT_RUNS = 30_000;
 const ZERO = { x: 0, y: 0, z: 0 };
 
-afterAll(() => printCounts('overlapBoxBox cases by kind'));
+const tally = new Tally();
+
+afterAll(() => tally.print('overlapBoxBox cases by kind'));
 
 describe('overlapBoxBox', () => {
   it(`property: agrees with the oracle in both argument orders, with contactBoxBox and with a zero-motion cast (${RUNS} cases)`, () => {
     forAllFrozen(bbSceneArb, { numRuns: RUNS, seed: 0xb0b1 }, (sc) => {
       const got = overlapBoxBox(sc.a, sc.b);
-      count(`${sc.kind} ${got ? 'overlap' : 'apart'}`);
+      tally.count(`${sc.kind} ${got ? 'overlap' : 'apart'}`);
       assertOk(checkOverlapBB(sc.a, sc.b, got, overlapBoxBox(sc.b, sc.a)), sc);
       if (contactBoxBox(sc.a, sc.b, newContact()) !== got) assertOk('contactBoxBox disagrees', sc);
       if (castBoxBox(sc.a, ZERO, sc.b, newCast()) !== got) assertOk('castBoxBox with zero motion disagrees', sc);
@@ -30,7 +32,7 @@ describe('overlapBoxBox', () => {
   it(`property: exact integer scenes (face, edge, vertex touching, 2^-20 apart or inside) equal the oracle exactly (${EXACT_RUNS} cases)`, () => {
     forAllFrozen(exactBBArb, { numRuns: EXACT_RUNS, seed: 0xb0b2 }, (sc) => {
       const expected = boxesIntersect(polyOf(sc.a), polyOf(sc.b));
-      count(`exact ${expected ? 'meet' : 'apart'}`);
+      tally.count(`exact ${expected ? 'meet' : 'apart'}`);
       if (overlapBoxBox(sc.a, sc.b) !== expected) assertOk(`expected ${expected}`, sc);
       if (overlapBoxBox(sc.b, sc.a) !== expected) assertOk(`mirrored: expected ${expected}`, sc);
     });

@@ -176,6 +176,17 @@ export function boxesDistance(A: Poly, B: Poly): number {
   return Math.sqrt(best2);
 }
 
+/** Whether the boxes are within `eps` of each other (distance <= eps), stopping at the first pair found. */
+export function boxesWithin(A: Poly, B: Poly, eps: number): boolean {
+  if (boxesIntersect(A, B)) return true;
+  if (Math.min(verticesToBox(inFrameOf(A, B), B.box.h), verticesToBox(inFrameOf(B, A), A.box.h)) <= eps) return true;
+  const ea = edgesOf(A);
+  const eb = edgesOf(B);
+  const eps2 = eps * eps;
+  for (let i = 0; i < 12; i++) for (let j = 0; j < 12; j++) if (segmentDistance2(ea, 6 * i, eb, 6 * j) <= eps2) return true;
+  return false;
+}
+
 /** [min, max] over P's vertices of u·v. */
 export function extentOf(P: Poly, u: Arr3): [number, number] {
   let lo = Infinity;

@@ -39,18 +39,18 @@ export function rapierContactBoxBox(a: OracleBox, b: OracleBox, prediction = 0):
   return { distance: c.distance, normal: copy(c.normal1), pointOnSecond: copy(c.point1), pointOnFirst: copy(c.point2) };
 }
 
+/** The world point of a box's local point `local`, the box moved by `shift`. */
+function worldOf(box: OracleBox, local: V3, shift: V3 = ZERO): V3 {
+  const r = rotate(box.rotation, local);
+  return { x: box.center.x + shift.x + r.x, y: box.center.y + shift.y + r.y, z: box.center.z + shift.z + r.z };
+}
+
 /** Rapier's time of impact of box a translating by `motion` against the fixed box b, or null. */
 export function rapierCastBoxBox(a: OracleBox, motion: V3, b: OracleBox): OracleCast | null {
   const [ca, cb] = shapes(a, b);
   const hit = ca.castShape(a.center, a.rotation ?? IDENTITY, motion, cb, b.center, b.rotation ?? IDENTITY, ZERO, 0, 1, true);
   if (!hit) return null;
   const t = hit.time_of_impact;
-  const w2 = rotate(b.rotation, hit.witness2);
-  const w1 = rotate(a.rotation, hit.witness1);
-  return {
-    toi: t,
-    normal: rotate(b.rotation, hit.normal2),
-    pointOnSecond: { x: b.center.x + w2.x, y: b.center.y + w2.y, z: b.center.z + w2.z },
-    pointOnFirst: { x: a.center.x + t * motion.x + w1.x, y: a.center.y + t * motion.y + w1.y, z: a.center.z + t * motion.z + w1.z },
-  };
+  const moved = { x: t * motion.x, y: t * motion.y, z: t * motion.z };
+  return { toi: t, normal: rotate(b.rotation, hit.normal2), pointOnSecond: worldOf(b, hit.witness2), pointOnFirst: worldOf(a, hit.witness1, moved) };
 }

@@ -149,15 +149,23 @@ export function loadBoxBox(a: BoxShape, b: BoxShape, motion: Vec3 | undefined): 
   return true;
 }
 
-/** Writes X_NORMAL and X_POINT (b's frame) as world vectors to `out.normal` and `out.point`. */
+/** v = X[o..o+2]. */
+function store(v: Vec3, o: number): void {
+  v.x = X[o];
+  v.y = X[o + 1];
+  v.z = X[o + 2];
+}
+
+/**
+ * Writes X_NORMAL and X_POINT (b's frame) as world vectors to `out.normal` and `out.point`, reading
+ * b's centre before writing anything (`out` may share objects with the inputs).
+ */
 export function writeBoxBoxWorld(b: BoxShape, out: { normal: Vec3; point: Vec3 }): void {
   toWorld(X_NORMAL);
   toWorld(X_POINT);
-  const c = b.center;
-  out.normal.x = X[X_NORMAL];
-  out.normal.y = X[X_NORMAL + 1];
-  out.normal.z = X[X_NORMAL + 2];
-  out.point.x = c.x + X[X_POINT];
-  out.point.y = c.y + X[X_POINT + 1];
-  out.point.z = c.z + X[X_POINT + 2];
+  X[X_POINT] += b.center.x;
+  X[X_POINT + 1] += b.center.y;
+  X[X_POINT + 2] += b.center.z;
+  store(out.normal, X_NORMAL);
+  store(out.point, X_POINT);
 }

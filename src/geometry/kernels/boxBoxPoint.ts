@@ -27,20 +27,22 @@ const { SEL_AXIS, SEL_SIGN } = SEL_SLOTS;
 /**
  * Contact-point scratch, in named slots: C_HALF the reference box's half extents, C_LIMIT the limit of
  * the plane being clipped against, C_SUM the sum of the clipped polygon's vertices, C_ALONG the
- * components A_k·normal of a's axes along the normal (b's are the normal's own components); C_EDGE the
- * segment parameters u (on b's edge) and v (on a's edge), C_EDGE_MID the midpoint of a's edge.
+ * components A_k·normal of a's axes along the normal (b's are the normal's own components); C_FACE,
+ * C_FACE_U and C_FACE_V a face's centre and half edge vectors; C_EDGE the segment parameters u (on
+ * b's edge) and v (on a's edge), C_EDGE_MID the midpoint of a's edge.
  */
-const C = new Float64Array(15);
-const C_HALF = 0, C_LIMIT = 3, C_SUM = 4, C_ALONG = 7, C_EDGE = 10, C_EDGE_MID = 12;
+const C = new Float64Array(24);
+const C_HALF = 0, C_LIMIT = 3, C_SUM = 4, C_ALONG = 7, C_FACE = 10, C_FACE_U = 13, C_FACE_V = 16, C_EDGE = 19, C_EDGE_MID = 21;
 /** Polygons being clipped: up to 16 vertices (x, y, z) each, in the reference box's frame. */
 const POLY = new Float64Array(48);
 const POLY_OUT = new Float64Array(48);
 /**
  * The reference face of the clipping, in named slots: R_AXIS the reference box's axis normal to it,
- * R_SIGN its side (the face is x[R_AXIS] = R_SIGN·h[R_AXIS]; the incident box lies toward −R_SIGN).
+ * R_SIGN its side (the face is x[R_AXIS] = R_SIGN·h[R_AXIS]; the incident box lies toward −R_SIGN);
+ * R_FACE the axis of the incident face that was clipped.
  */
-const R = new Int32Array(2);
-const R_AXIS = 0, R_SIGN = 1;
+const R = new Int32Array(3);
+const R_AXIS = 0, R_SIGN = 1, R_FACE = 2;
 
 /**
  * Clips the polygon of `n` vertices in `src` to R_SIGN' · x[c] <= C_LIMIT (sigma = ±1), into `dst`;
@@ -95,20 +97,28 @@ function clipIncident(): number {
   return n;
 }
 
-/** POLY = the face of a with outward normal sigma·A_k, in b's frame, as a quadrilateral. */
-function faceOfA(k: number, sigma: number): void {
-  const m = (k + 1) % 3, l = (k + 2) % 3;
-  const ok = X_AXES + 3 * k, om = X_AXES + 3 * m, ol = X_AXES + 3 * l;
-  const hk = sigma * X[X_HALF_A + k], hm = X[X_HALF_A + m], hl = X[X_HALF_A + l];
+/** POLY = the quadrilateral c ± u ± v (in order around it) from C_FACE, C_FACE_U and C_FACE_V. */
+function faceFromScratch(): void {
   for (let e = 0; e < 3; e++) {
-    const c = X[X_CONTACT + e] + hk * X[ok + e];
-    const u = hm * X[om + e];
-    const v = hl * X[ol + e];
+    const c = C[C_FACE + e], u = C[C_FACE_U + e], v = C[C_FACE_V + e];
     POLY[e] = c + u + v;
     POLY[3 + e] = c - u + v;
     POLY[6 + e] = c - u - v;
     POLY[9 + e] = c + u - v;
   }
+}
+
+/** POLY = the face of a with outward normal sigma·A_k, in b's frame. */
+function faceOfA(k: number, sigma: number): void {
+  const m = (k + 1) % 3, l = (k + 2) % 3;
+  const ok = X_AXES + 3 * k, om = X_AXES + 3 * m, ol = X_AXES + 3 * l;
+  const hk = sigma * X[X_HALF_A + k], hm = X[X_HALF_A + m], hl = X[X_HALF_A + l];
+  for (let e = 0; e < 3; e++) {
+    C[C_FACE + e] = X[X_CONTACT + e] + hk * X[ok + e];
+    C[C_FACE_U + e] = hm * X[om + e];
+    C[C_FACE_V + e] = hl * X[ol + e];
+  }
+  faceFromScratch();
 }
 
 /** POLY = the face of b with outward normal sigma·e_i, in a's frame (y_q = A_q·(x − a's centre)). */
@@ -117,15 +127,12 @@ function faceOfB(i: number, sigma: number): void {
   const hm = X[X_HALF_B + m], hl = X[X_HALF_B + l];
   for (let q = 0; q < 3; q++) {
     const o = X_AXES + 3 * q;
-    const c = (sigma * X[X_HALF_B + i] - X[X_CONTACT + i]) * X[o + i]
+    C[C_FACE + q] = (sigma * X[X_HALF_B + i] - X[X_CONTACT + i]) * X[o + i]
       - X[X_CONTACT + m] * X[o + m] - X[X_CONTACT + l] * X[o + l];
-    const u = hm * X[o + m];
-    const v = hl * X[o + l];
-    POLY[q] = c + u + v;
-    POLY[3 + q] = c - u + v;
-    POLY[6 + q] = c - u - v;
-    POLY[9 + q] = c + u - v;
+    C[C_FACE_U + q] = hm * X[o + m];
+    C[C_FACE_V + q] = hl * X[o + l];
   }
+  faceFromScratch();
 }
 
 /** Clamps X_POINT onto b's face x[i] = sigma·hb_i. */
@@ -174,23 +181,37 @@ function steepest(ofB: boolean, skip: number, skip2: number): number {
   return best;
 }
 
-/** The reference face is b's face along the normal (axis j): clip a's faces facing it. */
+/**
+ * Clips the incident box's faces toward the reference face (R and C_HALF set): b's faces (`ofB`) or
+ * a's, the steepest along the normal first, until one leaves a non-empty polygon. Its vertex sum is
+ * in C_SUM and the face's axis in R_FACE; returns the vertex count (0: every face clipped away).
+ */
+function clipIncidentFaces(ofB: boolean): number {
+  C[C_SUM] = C[C_SUM + 1] = C[C_SUM + 2] = 0;
+  let first = -1;
+  let second = -1;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const face = steepest(ofB, first, second);
+    if (face < 0) return 0;
+    if (attempt === 0) first = face;
+    else second = face;
+    if (ofB) faceOfB(face, alongB(face));
+    else faceOfA(face, againstA(face));
+    const n = clipIncident();
+    if (n > 0) {
+      R[R_FACE] = face;
+      return n;
+    }
+  }
+  return 0;
+}
+
+/** The reference face is b's face along the normal (axis j, side s): clip a's faces facing it. */
 function pointOnFaceOfB(j: number, s: number): void {
   R[R_AXIS] = j;
   R[R_SIGN] = s;
   for (let e = 0; e < 3; e++) C[C_HALF + e] = X[X_HALF_B + e];
-  C[C_SUM] = C[C_SUM + 1] = C[C_SUM + 2] = 0;
-  let n = 0;
-  let first = -1;
-  let second = -1;
-  for (let attempt = 0; attempt < 3 && n === 0; attempt++) {
-    const k = steepest(false, first, second);
-    if (k < 0) break;
-    if (attempt === 0) first = k;
-    else second = k;
-    faceOfA(k, againstA(k));
-    n = clipIncident();
-  }
+  const n = clipIncidentFaces(false);
   if (n > 0) {
     for (let e = 0; e < 3; e++) X[X_POINT + e] = C[C_SUM + e] / n;
   } else {
@@ -204,36 +225,25 @@ function pointOnFaceOfB(j: number, s: number): void {
   ontoFaceOfB(j, s);
 }
 
-/** The reference face is a's face toward b (axis k of a): clip b's faces facing it, in a's frame. */
+/** The reference face is a's face toward b (axis k of a, the normal's side s): clip b's faces, in a's frame. */
 function pointOnFaceOfA(k: number, s: number): void {
   R[R_AXIS] = k;
   R[R_SIGN] = -s;
   for (let e = 0; e < 3; e++) C[C_HALF + e] = X[X_HALF_A + e];
-  C[C_SUM] = C[C_SUM + 1] = C[C_SUM + 2] = 0;
-  let n = 0;
-  let face = -1;
-  let first = -1;
-  let second = -1;
-  for (let attempt = 0; attempt < 3 && n === 0; attempt++) {
-    face = steepest(true, first, second);
-    if (face < 0) break;
-    if (attempt === 0) first = face;
-    else second = face;
-    faceOfB(face, alongB(face));
-    n = clipIncident();
-  }
-  if (n > 0) {
-    // Back from a's frame: x = a's centre + Σ y_q A_q, then onto b's incident face.
-    for (let e = 0; e < 3; e++) X[X_POINT + e] = X[X_CONTACT + e];
-    for (let q = 0; q < 3; q++) {
-      const y = C[C_SUM + q] / n;
-      for (let e = 0; e < 3; e++) X[X_POINT + e] += y * X[X_AXES + 3 * q + e];
-    }
-    ontoFaceOfB(face, alongB(face));
+  const n = clipIncidentFaces(true);
+  if (n === 0) {
+    // b's vertex deepest along +normal (a vertex of b: on its surface).
+    for (let e = 0; e < 3; e++) X[X_POINT + e] = alongB(e) * X[X_HALF_B + e];
     return;
   }
-  // b's vertex deepest along +normal (a vertex of b: on its surface).
-  for (let e = 0; e < 3; e++) X[X_POINT + e] = alongB(e) * X[X_HALF_B + e];
+  // Back from a's frame: x = a's centre + Σ y_q A_q, then onto b's incident face.
+  for (let e = 0; e < 3; e++) X[X_POINT + e] = X[X_CONTACT + e];
+  for (let q = 0; q < 3; q++) {
+    const y = C[C_SUM + q] / n;
+    for (let e = 0; e < 3; e++) X[X_POINT + e] += y * X[X_AXES + 3 * q + e];
+  }
+  const face = R[R_FACE];
+  ontoFaceOfB(face, alongB(face));
 }
 
 /**
