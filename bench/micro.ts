@@ -9,7 +9,8 @@
  */
 import { Bench } from 'tinybench';
 import {
-  castSphereBox, castSphereSphere, contactSphereBox, contactSphereSphere, overlapSphereBox, overlapSphereSphere,
+  castBoxBox, castSphereBox, castSphereSphere, contactBoxBox, contactSphereBox, contactSphereSphere, overlapBoxBox,
+  overlapSphereBox, overlapSphereSphere,
   type BoxShape, type CastResult, type ContactResult, type SphereShape, type Vec3,
 } from '../src/index.js';
 import { createRng, randomQuat } from '../src/scenes/prng.js';
@@ -43,6 +44,18 @@ export async function runMicro(quick = false, log: (s: string) => void = () => {
     boxes.push({ center: v(-0.2, 0.2), halfExtents: v(0.5, 2), rotation: i % 2 === 0 ? { x: 0, y: 0, z: 0, w: 1 } : { x: q[0], y: q[1], z: q[2], w: q[3] } });
     motions.push(v(-2, 2));
   }
+  // Box pairs from their own generator (the cases above stay as they were): a around b, half of them
+  // rotated, a's motion as the sphere casts'.
+  const boxRng = createRng(20240613);
+  const bv = (lo: number, hi: number): Vec3 => ({ x: boxRng.range(lo, hi), y: boxRng.range(lo, hi), z: boxRng.range(lo, hi) });
+  const pairsA: BoxShape[] = [], pairsB: BoxShape[] = [], boxMotions: Vec3[] = [];
+  for (let i = 0; i < CASES; i++) {
+    const qa = randomQuat(boxRng);
+    const qb = randomQuat(boxRng);
+    pairsB.push({ center: bv(-0.2, 0.2), halfExtents: bv(0.5, 2), rotation: i % 2 === 0 ? { x: 0, y: 0, z: 0, w: 1 } : { x: qb[0], y: qb[1], z: qb[2], w: qb[3] } });
+    pairsA.push({ center: bv(-2.6, 2.6), halfExtents: bv(0.25, 1), rotation: i % 4 < 2 ? { x: 0, y: 0, z: 0, w: 1 } : { x: qa[0], y: qa[1], z: qa[2], w: qa[3] } });
+    boxMotions.push(bv(-2, 2));
+  }
   const contact: ContactResult = { normal: { x: 0, y: 0, z: 0 }, depth: 0, point: { x: 0, y: 0, z: 0 } };
   const cast: CastResult = { toi: 0, normal: { x: 0, y: 0, z: 0 }, point: { x: 0, y: 0, z: 0 } };
   let sink = 0;
@@ -54,6 +67,9 @@ export async function runMicro(quick = false, log: (s: string) => void = () => {
     overlapSphereSphere: () => { let h = 0; for (let i = 0; i < CASES; i++) if (overlapSphereSphere(spheres[i], others[i])) h++; return h; },
     contactSphereSphere: () => { let h = 0; for (let i = 0; i < CASES; i++) if (contactSphereSphere(spheres[i], others[i], contact)) { h++; sink += contact.depth + contact.normal.x; } return h; },
     castSphereSphere: () => { let h = 0; for (let i = 0; i < CASES; i++) if (castSphereSphere(spheres[i], motions[i], others[i], cast)) { h++; sink += cast.toi + cast.normal.y; } return h; },
+    overlapBoxBox: () => { let h = 0; for (let i = 0; i < CASES; i++) if (overlapBoxBox(pairsA[i], pairsB[i])) h++; return h; },
+    contactBoxBox: () => { let h = 0; for (let i = 0; i < CASES; i++) if (contactBoxBox(pairsA[i], pairsB[i], contact)) { h++; sink += contact.depth + contact.normal.x + contact.point.z; } return h; },
+    castBoxBox: () => { let h = 0; for (let i = 0; i < CASES; i++) if (castBoxBox(pairsA[i], boxMotions[i], pairsB[i], cast)) { h++; sink += cast.toi + cast.normal.y + cast.point.z; } return h; },
   };
   const bench = new Bench({ time: quick ? 150 : 1000, warmupTime: quick ? 50 : 300, iterations: 32, retainSamples: true });
   for (const [name, fn] of Object.entries(fns)) {

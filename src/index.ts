@@ -16,6 +16,9 @@ export {
   overlapBoxSphere,
   contactBoxSphere,
   castBoxSphere,
+  overlapBoxBox,
+  contactBoxBox,
+  castBoxBox,
 } from './geometry/index.js';
 
 // Components

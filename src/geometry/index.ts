@@ -16,3 +16,6 @@ export { castSphereSphere } from './castSphereSphere.js';
 export { overlapBoxSphere } from './overlapBoxSphere.js';
 export { contactBoxSphere } from './contactBoxSphere.js';
 export { castBoxSphere } from './castBoxSphere.js';
+export { overlapBoxBox } from './overlapBoxBox.js';
+export { contactBoxBox } from './contactBoxBox.js';
+export { castBoxBox } from './castBoxBox.js';
