@@ -11,7 +11,7 @@
  * 0 … 3 sizes away and aims at a point of b (or beside it) with 0.3 … 2.5 of the distance. Every input
  * is rounded to float32, so both libraries see the same numbers (float32 quaternions are unit only to
  * ~1e-7, which neither library corrects). Failures are collected with their inputs, and the worst
- * case of each quantity is kept; GEOM_REPORT=1 prints them with the case counts.
+ * case of each quantity is kept; BITECS_COLLIDE_REPORT=1 prints them with the case counts.
  *
  * TOLERANCES. S = the largest |coordinate|, half extent or motion component of a case. BAND = 1e-5:
  * |Rapier distance| <= BAND·S counts as touching (hit/miss not compared).

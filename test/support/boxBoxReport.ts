@@ -1,9 +1,10 @@
 /**
  * Bookkeeping of the box–box tests: case counts, the worst value of each measured quantity with the
  * case it came from, and failures (counted, with up to three example cases each, so that a test can
- * look at every case before it fails). The report prints only when GEOM_REPORT is set, so that test
+ * look at every case before it fails). The report prints only with BITECS_COLLIDE_REPORT=1 (see report.ts), so that test
  * output stays quiet otherwise.
  */
+import { report, REPORTING } from './report.js';
 
 interface Worst {
   /** largest allowed value (Infinity: reported only) */
@@ -56,9 +57,9 @@ export class Tally {
     };
   }
 
-  /** Prints (GEOM_REPORT set) the worst values, then the case counts, under `title`. */
+  /** Prints (BITECS_COLLIDE_REPORT=1) the worst values, then the case counts, under `title`. */
   print(title: string): void {
-    if (!process.env.GEOM_REPORT) return;
+    if (!REPORTING) return;
     const keys = [...this.worst.keys(), ...this.cases.keys()];
     const w = Math.max(0, ...keys.map((k) => k.length));
     const lines = [title];
@@ -69,6 +70,6 @@ export class Tally {
     }
     if (this.worst.size) lines.push('Case counts:');
     for (const k of [...this.cases.keys()].sort()) lines.push(`  ${k.padEnd(w)}  ${this.cases.get(k)}`);
-    console.log(lines.join('\n'));
+    report(lines.join('\n'));
   }
 }
