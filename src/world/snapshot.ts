@@ -43,6 +43,7 @@
  * @module
  */
 import { addComponent, entityExists, hasComponent, removeComponent } from 'bitecs';
+import { mixLane1, mixLane2 } from '../math/hashMixer.js';
 import { HAS_CONTACT, writePrimary } from './contactComponent.js';
 import { contactListReserve, idListPush, pairListPush } from './lists.js';
 import { BodyFlags, ContactFlags, type Physics } from './types.js';
@@ -149,21 +150,17 @@ function measureBodies(physics: Physics, bits: number): void {
   let bodies = 0;
   let words = 0;
   let filters = 0;
-  // Two 32-bit multiply-rotate hashes of (eid, kind) in ascending eid, in locals (no boxing).
+  // The body-set checksum: the two lanes of the hash mixer over (eid, kind) in ascending eid.
   let h1 = 0x2545f491;
   let h2 = 0x6c8e9cf5;
   for (let eid = 1; eid <= maxEid; eid++) {
     const f = flags[eid];
     if ((f & (SPHERE | BOX)) === 0) continue;
     bodies++;
-    for (let r = 0; r < 2; r++) {
-      const v = r === 0 ? eid : f & KIND;
-      h1 = Math.imul(h1 ^ v, 0x9e3779b1);
-      h1 = (h1 << 13) | (h1 >>> 19);
-      h2 = Math.imul(h2 ^ v, 0x85ebca77);
-      h2 = (h2 << 17) | (h2 >>> 15);
-      h2 = (h2 + h1) | 0;
-    }
+    h1 = mixLane1(h1, eid);
+    h2 = mixLane2(h2, h1, eid);
+    h1 = mixLane1(h1, f & KIND);
+    h2 = mixLane2(h2, h1, f & KIND);
     const n = bodyWords(f, bits);
     words += n;
     if (n !== 0 && (f & FILTER) !== 0) filters++;

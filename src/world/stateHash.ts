@@ -4,9 +4,11 @@
  * bodies), radius or half extents and rotation, collision group and mask (bodies with a
  * CollisionFilter); then every contact of the last tick (pair, normal, depth, point, toi, flags,
  * which also reflect the previous tick's pairs through BEGAN/PERSISTING). Values are hashed by their exact float64 bit patterns, so equal hashes mean bit-identical
- * state (up to hash collisions). Deterministic across runs, machines and JS engines.
+ * state (up to hash collisions). Deterministic across runs, machines and JS engines: every word goes
+ * through the two-lane mixer of `math/hashMixer` (seeds 0x12345678, 0x9abcdef0).
  * @module
  */
+import { finish, mixLane1, mixLane2 } from '../math/hashMixer.js';
 import { BodyFlags, type Physics } from './types.js';
 
 const { SPHERE, BOX, MOVING, SENSOR, FILTER } = BodyFlags;
@@ -17,11 +19,8 @@ let h1 = 0;
 let h2 = 0;
 
 function mixInt(v: number): void {
-  h1 = Math.imul(h1 ^ v, 0x9e3779b1);
-  h1 = (h1 << 13) | (h1 >>> 19);
-  h2 = Math.imul(h2 ^ v, 0x85ebca77);
-  h2 = (h2 << 17) | (h2 >>> 15);
-  h2 = (h2 + h1) | 0;
+  h1 = mixLane1(h1, v);
+  h2 = mixLane2(h2, h1, v);
 }
 
 /** Mixes the float64 `a[i]` by its bit pattern (−0 and +0 alike). Reads the array, so no boxing. */
@@ -32,13 +31,8 @@ function mixFloat(a: ArrayLike<number>, i: number): void {
   mixInt(u32[1]);
 }
 
-function finish(h: number): string {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return (h >>> 0).toString(16).padStart(8, '0');
+function hex8(h: number): string {
+  return h.toString(16).padStart(8, '0');
 }
 
 /** Returns the state hash as 16 hex digits. Allocates only the returned string. */
@@ -91,5 +85,5 @@ export function hashPhysicsState(physics: Physics): string {
     mixFloat(c.toi, i);
     mixInt(c.flags[i]);
   }
-  return finish(h1) + finish(h2 ^ h1);
+  return hex8(finish(h1)) + hex8(finish(h2 ^ h1));
 }
