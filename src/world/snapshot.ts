@@ -42,9 +42,9 @@
  * presence differs from the snapshot.
  * @module
  */
-import { addComponent, entityExists, hasComponent, removeComponent } from 'bitecs';
+import { entityExists } from 'bitecs';
 import { mixLane1, mixLane2 } from '../math/hashMixer.js';
-import { HAS_CONTACT, writePrimary } from './contactComponent.js';
+import { HAS_CONTACT, holdsContact, releaseContactPresence, restoreContactPresence, writePrimary } from './contactComponent.js';
 import { contactListReserve, idListPush, pairListPush } from './lists.js';
 import { BodyFlags, ContactFlags, type Physics } from './types.js';
 
@@ -677,11 +677,6 @@ function readContacts(physics: Physics, n: number, previousCount: number, endedC
   for (let i = 0; i < endedCount; i++, k += 2) pairListPush(ended, u32[k], u32[k + 1]);
 }
 
-/** Whether entity `e` holds this physics instance's Contact component (bitecs). */
-function holdsContact(physics: Physics, e: number): boolean {
-  return entityExists(physics.world, e) && hasComponent(physics.world, e, physics.components.Contact);
-}
-
 /**
  * Restores the touching list, the Contact data and counts, the removed-body list, and Contact
  * component presence: held by the saved touching entities that held it, and by saved removed-body
@@ -691,7 +686,6 @@ function holdsContact(physics: Physics, e: number): boolean {
 function readContactComponent(physics: Physics, touchingCount: number, purgeCount: number): void {
   const { f64, u32 } = tViews;
   const internal = physics.internal;
-  const { world } = physics;
   const C = physics.components.Contact;
   const list = physics.contacts;
   const { flags, purgeList, purgeMark } = internal;
@@ -702,19 +696,8 @@ function readContactComponent(physics: Physics, touchingCount: number, purgeCoun
   // Mark the entities that must hold Contact.
   for (let t = 0, k = kTouch; t < touchingCount; t++, k += TOUCH_U32) if ((u32[k] & HAS_BIT) !== 0) mark[u32[k] & ~HAS_BIT] = 1;
   for (let t = 0, k = kPurge; t < purgeCount; t++, k++) if ((u32[k] & CONTACT_BIT) !== 0) mark[u32[k] & ~CONTACT_BIT] = 1;
-  // Entities that may hold Contact now and must not; reset their counts and marks.
+  releaseContactPresence(physics, mark);
   const old = internal.touching;
-  for (let t = 0; t < old.count; t++) {
-    const e = old.ids[t];
-    C.count[e] = 0;
-    flags[e] &= ~HAS_CONTACT;
-    if (mark[e] === 0 && holdsContact(physics, e)) removeComponent(world, e, C);
-  }
-  for (let t = 0; t < purgeList.count; t++) {
-    const e = purgeList.ids[t];
-    purgeMark[e] = 0;
-    if (mark[e] === 0 && holdsContact(physics, e)) removeComponent(world, e, C);
-  }
   purgeList.count = 0;
   for (let t = 0, k = kPurge; t < purgeCount; t++, k++) {
     const e = u32[k] & ~CONTACT_BIT;
@@ -750,13 +733,5 @@ function readContactComponent(physics: Physics, touchingCount: number, purgeCoun
   }
   internal.touching = next;
   internal.touchingNext = old;
-  // Add Contact where it is missing; clear the marks.
-  for (let t = 0, k = kTouch; t < touchingCount; t++, k += TOUCH_U32) restorePresence(physics, u32[k] & ~HAS_BIT);
-  for (let t = 0, k = kPurge; t < purgeCount; t++, k++) restorePresence(physics, u32[k] & ~CONTACT_BIT);
-}
-
-function restorePresence(physics: Physics, e: number): void {
-  if (markScratch[e] === 0) return;
-  markScratch[e] = 0;
-  if (!hasComponent(physics.world, e, physics.components.Contact)) addComponent(physics.world, e, physics.components.Contact);
+  restoreContactPresence(physics, mark);
 }
