@@ -51,8 +51,9 @@ export {
   setRotation,
 } from './world/bodiesApi.js';
 export { hashPhysicsState } from './world/stateHash.js';
-export type { SnapshotOptions } from './world/snapshot.js';
-export { snapshotSize, saveSnapshot, restoreSnapshot, SnapshotMismatchError } from './world/snapshot.js';
+export type { SnapshotOptions } from './world/snapshot/format.js';
+export { snapshotSize, saveSnapshot } from './world/snapshot/writer.js';
+export { restoreSnapshot, SnapshotMismatchError } from './world/snapshot/reader.js';
 export type { FixedStepper } from './world/fixedStep.js';
 export { createFixedStepper, fixedStepAdvance } from './world/fixedStep.js';
 

@@ -115,20 +115,8 @@ export function holdsContact(physics: Physics, e: number): boolean {
  * `internal.purgeList`, and calls {@link restoreContactPresence}.
  */
 export function releaseContactPresence(physics: Physics, keep: Uint8Array): void {
-  const { world, internal } = physics;
-  const C = physics.components.Contact;
-  const { flags, touching, purgeList, purgeMark } = internal;
-  for (let t = 0; t < touching.count; t++) {
-    const e = touching.ids[t];
-    C.count[e] = 0;
-    flags[e] &= ~HAS_CONTACT;
-    if (keep[e] === 0 && holdsContact(physics, e)) removeComponent(world, e, C);
-  }
-  for (let t = 0; t < purgeList.count; t++) {
-    const e = purgeList.ids[t];
-    purgeMark[e] = 0;
-    if (keep[e] === 0 && holdsContact(physics, e)) removeComponent(world, e, C);
-  }
+  releaseTouching(physics, keep);
+  releaseRemoved(physics, keep);
 }
 
 /**
@@ -138,12 +126,40 @@ export function releaseContactPresence(physics: Physics, keep: Uint8Array): void
  */
 export function restoreContactPresence(physics: Physics, keep: Uint8Array): void {
   const { touching, purgeList } = physics.internal;
-  for (let t = 0; t < touching.count; t++) addMarked(physics, keep, touching.ids[t]);
-  for (let t = 0; t < purgeList.count; t++) addMarked(physics, keep, purgeList.ids[t]);
+  addKept(physics, keep, touching);
+  addKept(physics, keep, purgeList);
 }
 
-function addMarked(physics: Physics, keep: Uint8Array, e: number): void {
-  if (keep[e] === 0) return;
-  keep[e] = 0;
-  if (!hasComponent(physics.world, e, physics.components.Contact)) addComponent(physics.world, e, physics.components.Contact);
+// (One loop per function, at its end: code after a long loop would run without type feedback in
+// V8's on-stack-replaced loop code and deoptimise there on every call.)
+
+function releaseTouching(physics: Physics, keep: Uint8Array): void {
+  const C = physics.components.Contact;
+  const { flags, touching } = physics.internal;
+  for (let t = 0; t < touching.count; t++) {
+    const e = touching.ids[t];
+    C.count[e] = 0;
+    flags[e] &= ~HAS_CONTACT;
+    if (keep[e] === 0 && holdsContact(physics, e)) removeComponent(physics.world, e, C);
+  }
+}
+
+function releaseRemoved(physics: Physics, keep: Uint8Array): void {
+  const C = physics.components.Contact;
+  const { purgeList, purgeMark } = physics.internal;
+  for (let t = 0; t < purgeList.count; t++) {
+    const e = purgeList.ids[t];
+    purgeMark[e] = 0;
+    if (keep[e] === 0 && holdsContact(physics, e)) removeComponent(physics.world, e, C);
+  }
+}
+
+function addKept(physics: Physics, keep: Uint8Array, list: IdList): void {
+  const C = physics.components.Contact;
+  for (let t = 0; t < list.count; t++) {
+    const e = list.ids[t];
+    if (keep[e] === 0) continue;
+    keep[e] = 0;
+    if (!hasComponent(physics.world, e, C)) addComponent(physics.world, e, C);
+  }
 }
