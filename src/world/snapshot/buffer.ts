@@ -45,6 +45,9 @@ export class SnapshotCursor {
   targetBase = 0;
   /** Staging buffer for unaligned snapshots. */
   scratch: ArrayBuffer = new ArrayBuffer(0);
+  /** A walk's position between chunks of records: the next float64 word and uint32 word. */
+  nextF64 = 0;
+  nextU32 = 0;
 
   constructor() {
     const v = viewsOf(this.scratch);

@@ -80,11 +80,6 @@ function contactField(store: Store, i: number, f64: Float64Array, j: number, dir
   else store[i] = f64[j];
 }
 
-/** Word positions of a body walk between chunks: the next record (float64) and filter (uint32). */
-const walkAt = new Int32Array(2);
-const AT_F64 = 0;
-const AT_U32 = 1;
-
 /**
  * Walks the body records in ascending entity id (option bits `bits`): position; velocity when
  * moving; radius or half extents and rotation unless shapes are left out; filter group and mask in
@@ -92,21 +87,20 @@ const AT_U32 = 1;
  */
 export function copyBodyRecords(physics: Physics, c: SnapshotCursor, l: SnapshotLayout, bits: number, dir: number): void {
   const { flags, maxEid } = physics.internal;
-  walkAt[AT_F64] = (c.base + HEADER_BYTES) >>> 3;
-  walkAt[AT_U32] = (c.base + l.filterU32) >>> 2;
-  for (let from = 1; from <= maxEid; from += LOOP_CHUNK) {
-    bodyChunk(physics, flags, from, Math.min(maxEid, from + LOOP_CHUNK - 1), c.f64, c.u32, bits, dir);
-  }
+  c.nextF64 = (c.base + HEADER_BYTES) >>> 3;
+  c.nextU32 = (c.base + l.filterU32) >>> 2;
+  for (let from = 1; from <= maxEid; from += LOOP_CHUNK) bodyChunk(physics, flags, from, Math.min(maxEid, from + LOOP_CHUNK - 1), c, bits, dir);
 }
 
-/** The body records of entity ids `from..to`, from the walk position in `walkAt`. */
-function bodyChunk(physics: Physics, flags: Uint8Array, from: number, to: number, f64: Float64Array, u32: Uint32Array, bits: number, dir: number): void {
+/** The body records of entity ids `from..to`, from the walk position `c.nextF64`, `c.nextU32`. */
+function bodyChunk(physics: Physics, flags: Uint8Array, from: number, to: number, c: SnapshotCursor, bits: number, dir: number): void {
   const { Position: p, Velocity: v, Sphere: s, Box: b, CollisionFilter: cf } = physics.components;
   const noShapes = (bits & SHAPES_NONE) !== 0;
   const dynShapes = (bits & SHAPES_DYNAMIC) !== 0;
   const noStatic = (bits & NO_STATIC) !== 0;
-  let j = walkAt[AT_F64];
-  let k = walkAt[AT_U32];
+  const { f64, u32 } = c;
+  let j = c.nextF64;
+  let k = c.nextU32;
   for (let eid = from; eid <= to; eid++) {
     const f = flags[eid];
     if ((f & (SPHERE | BOX)) === 0) continue;
@@ -131,8 +125,8 @@ function bodyChunk(physics: Physics, flags: Uint8Array, from: number, to: number
       k += 2;
     }
   }
-  walkAt[AT_F64] = j;
-  walkAt[AT_U32] = k;
+  c.nextF64 = j;
+  c.nextU32 = k;
 }
 
 /**
