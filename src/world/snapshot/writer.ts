@@ -62,9 +62,10 @@ function primaryRef(physics: Physics, e: number): number {
   if (e >= primary.length) return -1;
   const i = primary[e];
   if (i >= l.count) return -1;
-  if (l.a[i] === e && C.other[e] === l.b[i] && contactDataFrom(physics, e, i, 1)) return i;
-  if (l.b[i] === e && C.other[e] === l.a[i] && contactDataFrom(physics, e, i, -1)) return i;
-  return -1;
+  // As a (sign +1) or as b (−1) of the pair (never both: a pair joins two entities).
+  const sign = l.a[i] === e ? 1 : l.b[i] === e ? -1 : 0;
+  if (sign === 0 || C.other[e] !== (sign > 0 ? l.b[i] : l.a[i])) return -1;
+  return contactDataFrom(physics, e, i, sign) ? i : -1;
 }
 
 /**
