@@ -52,8 +52,9 @@ export {
   setRotation,
 } from './world/bodiesApi.js';
 export { hashPhysicsState } from './world/stateHash.js';
-export type { SnapshotOptions } from './world/snapshot.js';
-export { snapshotSize, saveSnapshot, restoreSnapshot, SnapshotMismatchError } from './world/snapshot.js';
+export type { SnapshotOptions } from './world/snapshot/format.js';
+export { snapshotSize, saveSnapshot } from './world/snapshot/writer.js';
+export { restoreSnapshot, SnapshotMismatchError } from './world/snapshot/reader.js';
 /**
  * Late join: the entity ids (alive ids, and removed ids in bitecs's recycle order) and the body
  * manifest (each body's id and kind) in caller-owned buffers, and their restore into a fresh world,

@@ -2,10 +2,11 @@
  * The Contact component's data: each touching entity's primary contact (earliest toi, then the
  * deepest, then the first in (a, b) order) and its contact count, computed from the world contact
  * list, then the structural changes: the component is added when an entity's first contact begins
- * and removed when its last ends.
+ * and removed when its last ends. Also the Contact presence part of `restoreSnapshot`
+ * ({@link releaseContactPresence}, {@link restoreContactPresence}).
  * @module
  */
-import { addComponent, hasComponent, removeComponent } from 'bitecs';
+import { addComponent, entityExists, hasComponent, removeComponent } from 'bitecs';
 import { idListPush } from './lists.js';
 import type { IdList, Physics } from './types.js';
 import { internalsOf } from './internal.js';
@@ -100,4 +101,66 @@ export function applyContactComponent(physics: Physics): void {
     removeComponent(world, eid, Contact);
   }
   swapTouching(physics);
+}
+
+/** Whether entity `e` exists and holds this physics instance's Contact component (bitecs). */
+export function holdsContact(physics: Physics, e: number): boolean {
+  return entityExists(physics.world, e) && hasComponent(physics.world, e, physics.components.Contact);
+}
+
+/**
+ * First half of restoring Contact presence from a snapshot: takes the Contact component off every
+ * entity that may hold it now — last tick's touching entities and the bodies removed since the last
+ * step — unless `keep[e]` is 1, and resets their contact counts, HAS_CONTACT flags and removal
+ * marks. The caller (`restoreSnapshot`) then rebuilds `internal.touching`, the Contact data and
+ * `internal.purgeList`, and calls {@link restoreContactPresence}.
+ */
+export function releaseContactPresence(physics: Physics, keep: Uint8Array): void {
+  releaseTouching(physics, keep);
+  releaseRemoved(physics, keep);
+}
+
+/**
+ * Second half: adds the Contact component to the entities marked in `keep` (1) that lack it, among
+ * the restored touching entities then the restored removed bodies, in list order, and clears their
+ * marks (every mark the caller set is on one of those lists, so `keep` is all 0 afterwards).
+ */
+export function restoreContactPresence(physics: Physics, keep: Uint8Array): void {
+  const { touching, purgeList } = internalsOf(physics);
+  addKept(physics, keep, touching);
+  addKept(physics, keep, purgeList);
+}
+
+// (One loop per function, at its end: code after a long loop would run without type feedback in
+// V8's on-stack-replaced loop code and deoptimise there on every call.)
+
+function releaseTouching(physics: Physics, keep: Uint8Array): void {
+  const C = physics.components.Contact;
+  const { flags, touching } = internalsOf(physics);
+  for (let t = 0; t < touching.count; t++) {
+    const e = touching.ids[t];
+    C.count[e] = 0;
+    flags[e] &= ~HAS_CONTACT;
+    if (keep[e] === 0 && holdsContact(physics, e)) removeComponent(physics.world, e, C);
+  }
+}
+
+function releaseRemoved(physics: Physics, keep: Uint8Array): void {
+  const C = physics.components.Contact;
+  const { purgeList, purgeMark } = internalsOf(physics);
+  for (let t = 0; t < purgeList.count; t++) {
+    const e = purgeList.ids[t];
+    purgeMark[e] = 0;
+    if (keep[e] === 0 && holdsContact(physics, e)) removeComponent(physics.world, e, C);
+  }
+}
+
+function addKept(physics: Physics, keep: Uint8Array, list: IdList): void {
+  const C = physics.components.Contact;
+  for (let t = 0; t < list.count; t++) {
+    const e = list.ids[t];
+    if (keep[e] === 0) continue;
+    keep[e] = 0;
+    if (!hasComponent(physics.world, e, C)) addComponent(physics.world, e, C);
+  }
 }

@@ -1,0 +1,83 @@
+/**
+ * Child process of allocation.test.ts (run with node --expose-gc and a 128 MB young generation, via
+ * tsx): heap allocation per call of snapshotSize, saveSnapshot and restoreSnapshot in steady state,
+ * into an 8-aligned buffer and at an unaligned offset (the scratch path), on an arena whose last step
+ * left live contacts, previous pairs and touching entities. Method as in
+ * test/world/allocation.child.ts: warm up, force GCs, read `process.memoryUsage()` around a window
+ * of calls with no GC inside it (checked), keep the smallest of several windows. Restoring the same
+ * snapshot again changes no Contact presence, so no bitecs structural change runs inside a window.
+ * Each path is warmed up with 3000 calls: the entry points are small functions called once per save
+ * or restore, which V8 optimises only after a few thousand calls (unoptimised code boxes a few
+ * doubles, tens of bytes per call); the loops inside run in chunks and are optimised much sooner.
+ * Prints one JSON line.
+ */
+import { PerformanceObserver } from 'node:perf_hooks';
+import { restoreSnapshot, saveSnapshot, snapshotSize } from '../../src/index.js';
+import { buildArena } from '../../src/scenes/buildArena.js';
+import { internalsOf } from '../../src/world/internal.js';
+
+const config = JSON.parse(process.argv[2] ?? '{}') as { spheres?: number; explicit?: boolean; calls?: number; windows?: number; warm?: number };
+const gc = (globalThis as { gc?: () => void }).gc;
+if (!gc) throw new Error('run with --expose-gc');
+
+let gcEvents = 0;
+const observer = new PerformanceObserver((list) => {
+  gcEvents += list.getEntries().length;
+});
+observer.observe({ entryTypes: ['gc'] });
+const settle = () => new Promise((r) => setTimeout(r, 20));
+
+const arena = buildArena({ spheres: config.spheres ?? 1000, seed: 5, sphereSphere: true });
+for (let i = 0; i < 200; i++) arena.tick();
+// With the Contact component off for the last step, touching entities keep stale Contact data:
+// the snapshot then stores it explicitly (the other touching-record path).
+if (config.explicit) {
+  arena.physics.contactComponent = false;
+  arena.tick();
+}
+const p = arena.physics;
+const size = snapshotSize(p);
+const aligned = new Uint8Array(size);
+const unaligned = new Uint8Array(new ArrayBuffer(size + 8), 3, size);
+saveSnapshot(p, aligned);
+saveSnapshot(p, unaligned);
+
+let sink: unknown[] = [];
+const bodies = {
+  control: () => {
+    sink = new Array(16);
+  },
+  size: () => snapshotSize(p),
+  save: () => saveSnapshot(p, aligned),
+  restore: () => restoreSnapshot(p, aligned),
+  saveUnaligned: () => saveSnapshot(p, unaligned),
+  restoreUnaligned: () => restoreSnapshot(p, unaligned),
+};
+
+async function window(fn: () => void, n: number): Promise<{ bytes: number; gcs: number }> {
+  gc!();
+  gc!();
+  await settle();
+  gcEvents = 0;
+  const m0 = process.memoryUsage();
+  for (let i = 0; i < n; i++) fn();
+  const m1 = process.memoryUsage();
+  await settle();
+  return { bytes: m1.heapUsed - m0.heapUsed + (m1.arrayBuffers - m0.arrayBuffers), gcs: gcEvents };
+}
+
+const CALLS = config.calls ?? 300;
+const WINDOWS = config.windows ?? 4;
+// Header word 10: touching entities whose Contact data is stored explicitly (format.ts, H_EXPLICIT).
+const explicit = new Uint32Array(aligned.buffer, aligned.byteOffset, 16)[10];
+const result: Record<string, unknown> = { config, bytes: size, contacts: p.contacts.count, touching: internalsOf(p).touching.count, explicit };
+for (const [name, fn] of Object.entries(bodies)) {
+  for (let i = 0; i < (config.warm ?? 3000); i++) fn(); // warm this call path (until optimised)
+  const runs = [];
+  for (let w = 0; w < WINDOWS; w++) runs.push(await window(fn, CALLS));
+  const best = runs.reduce((a, b) => (b.bytes < a.bytes ? b : a));
+  result[name] = { bytesPerCall: best.bytes / CALLS, gcsInBestWindow: best.gcs, windows: runs.map((r) => r.bytes) };
+}
+result.sinkLength = sink.length;
+observer.disconnect();
+process.stdout.write(`${JSON.stringify(result)}\n`);
