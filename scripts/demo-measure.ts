@@ -12,6 +12,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import type {} from '../examples/browser/api.js'; // window.demo's type
 import { createDemoScene } from '../examples/browser/scene.js';
 import { launchChromium } from '../test/support/browser.js';
 
