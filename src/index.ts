@@ -74,6 +74,8 @@ export {
 } from './world/entityIds.js';
 export type { FixedStepper } from './world/fixedStep.js';
 export { createFixedStepper, fixedStepAdvance } from './world/fixedStep.js';
+export type { DebugLines, DebugColor, DebugColors, DebugRenderOptions } from './world/debugRender.js';
+export { debugRender, debugLinesCreate, DEBUG_SPHERE_SEGMENTS, DEBUG_CONTACT_LENGTH } from './world/debugRender.js';
 
 // Systems
 export type { System } from '../systems/index.js';

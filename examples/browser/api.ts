@@ -1,0 +1,44 @@
+/**
+ * What the demo page exposes on `window`, for tests and for anyone at the browser's console.
+ * @module
+ */
+import type { DemoSceneOptions } from './scene.js';
+
+/**
+ * `window.demo`: read-only numbers about the running scene, refreshed every frame (and at once after
+ * a `demoControl` call).
+ */
+export interface DemoReadout {
+  /** Physics ticks stepped since the last reset. */
+  readonly tick: number;
+  /** `hashPhysicsState` after the last tick (16 hex digits). */
+  readonly hash: string;
+  /** Physics milliseconds per tick: the median over the ticks of the last second (the last value when none ran). */
+  readonly msPerTick: number;
+  /** Contacts of the last tick. */
+  readonly contacts: number;
+  /** Bodies in the scene. */
+  readonly bodies: number;
+  /** Bullets now beyond the thin wall (of `bullets`). */
+  readonly bulletsThrough: number;
+  readonly bullets: number;
+}
+
+/** `window.demoControl`: what the page's controls do, callable from a test. */
+export interface DemoControl {
+  /** Rebuilds the scene (options not given keep their current values) and resets the tick count. */
+  reset(options?: Partial<DemoSceneOptions>): void;
+  /** Runs `n` ticks now (default 1), whether paused or not. */
+  step(n?: number): void;
+  pause(paused: boolean): void;
+  setContinuous(on: boolean): void;
+  setWireframe(on: boolean): void;
+  setNormals(on: boolean): void;
+}
+
+declare global {
+  interface Window {
+    demo: DemoReadout;
+    demoControl: DemoControl;
+  }
+}
