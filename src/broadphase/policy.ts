@@ -5,8 +5,8 @@
  *
  * Input: a log-scale histogram of the bodies' extents (length units: a sphere's largest swept
  * bounds side, 2·(radius + padding) + its largest motion component over the tick). Buckets are
- * quarter octaves (the float64 exponent and the two leading mantissa bits), each keeping its count
- * and its largest extent; non-finite or negative extents (bad bodies with validation off) are left
+ * quarter octaves from 2^-64 to 2^64 (the float64 exponent and the two leading mantissa bits), each
+ * keeping its count and its largest extent; non-finite or negative extents (bad bodies with validation off) are left
  * out, so they cannot steer the grid that valid bodies use.
  *
  * Policy (deterministic: a function of the histogram and the current cell side only; the world
@@ -20,8 +20,13 @@
  * @module
  */
 
-/** Quarter-octave buckets: the top 13 bits of a non-negative float64. */
-const BUCKETS = 8192;
+/**
+ * Quarter-octave buckets over 2^-64 … 2^64 (the float64 exponent and the two leading mantissa
+ * bits); extents beyond fall into the end buckets, which keep their exact largest extent.
+ */
+const BUCKETS = 512;
+/** The biased float64 exponent of the lowest bucket (2^-64). */
+const LOW_EXPONENT = 1023 - 64;
 /** Cell side per median extent (measured on the arena, see docs/benchmarks.md). */
 export const CELL_PER_EXTENT = 2;
 /** The cell is chosen again when the ideal drifts beyond this factor of the current one. */
@@ -58,11 +63,17 @@ export function sizeStatsClear(s: SizeStats): void {
 export const sizeIn = new Float64Array(1);
 const sizeBits = new Uint32Array(sizeIn.buffer);
 
+/** The bucket of the extent in `sizeIn[0]` (>= 0). Little-endian: word 1 holds sign and exponent. */
+function bucketOfBits(): number {
+  const b = (sizeBits[1] >>> 18) - 4 * LOW_EXPONENT;
+  return b < 0 ? 0 : b >= BUCKETS ? BUCKETS - 1 : b;
+}
+
 /** Adds the extent in `sizeIn[0]` (ignored unless finite and >= 0). */
 export function sizeStatsAdd(s: SizeStats): void {
   const e = sizeIn[0];
   if (!(e >= 0 && e < Infinity)) return;
-  const b = sizeBits[1] >>> 18; // little-endian: word 1 holds the sign, exponent and top mantissa
+  const b = bucketOfBits();
   s.count[b]++;
   if (e > s.max[b]) s.max[b] = e;
   s.total++;
@@ -99,7 +110,7 @@ export function sizeStatsBuckets(s: SizeStats, out: Int32Array): void {
 /** The bucket of extent `e` (> 0, finite), as `sizeStatsAdd` files it. */
 export function bucketOf(e: number): number {
   sizeIn[0] = e;
-  return sizeBits[1] >>> 18;
+  return bucketOfBits();
 }
 
 /** The cell side for median bucket `median`: `CELL_PER_EXTENT` × the largest extent in it. */
