@@ -8,6 +8,8 @@ import type { BenchReport } from './report.js';
 const STYLE: Record<string, { color: string; dash?: string; label: string }> = {
   'ours-static': { color: '#1f5fbf', label: 'ours (static contacts)' },
   'ours-continuous': { color: '#2aa198', dash: '7 4', label: 'ours (continuous contacts)' },
+  'bare-grid': { color: '#6a3d9a', dash: '4 3', label: 'bare typed-array grid (proxy)' },
+  jolt: { color: '#8c564b', label: 'Jolt 1.1 (WASM, queries)' },
   rapier: { color: '#d62728', label: 'Rapier 0.21 (WASM)' },
   'cannon-es': { color: '#e08a00', label: 'cannon-es 0.20' },
   'brute-force': { color: '#777777', dash: '2 4', label: 'brute force (N·M pairs)' },

@@ -17,16 +17,20 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { arenaSpec, type ArenaSpec } from '../src/scenes/arena.js';
 import { median, now, type Peer } from './common.js';
+import { createBareGrid } from './peers/bareGrid.js';
 import { createBruteForce } from './peers/bruteForce.js';
 import { createCannon } from './peers/cannon.js';
+import { createJolt, initJoltModule } from './peers/jolt.js';
 import { createOurs } from './peers/ours.js';
 import { createRapier, initRapier } from './peers/rapier.js';
 import type { SweptResult } from './swept.js';
 import { verify, type PairLog, type VerifyResult } from './verify.js';
 
-export const IMPLS = ['ours-static', 'ours-continuous', 'rapier', 'cannon-es', 'brute-force'] as const;
+export const IMPLS = ['ours-static', 'ours-continuous', 'bare-grid', 'jolt', 'rapier', 'cannon-es', 'brute-force'] as const;
 export type ImplId = (typeof IMPLS)[number];
 export const SKIP_MS = 2000;
+/** Implementations every other one is compared with, round by round. */
+export const SPEEDUP_REFERENCES = ['bare-grid', 'jolt', 'rapier'] as const;
 
 export interface ChildOptions {
   size: number;
@@ -49,12 +53,20 @@ export interface ImplResult {
   rounds?: number[];
   /** Median over rounds of (Rapier ms / this ms) in the same round. */
   speedupVsRapier?: number;
+  /** Per reference implementation: median over rounds of (reference ms / this ms) in the same round. */
+  speedup?: Record<string, number>;
   contactsPerTick?: number;
   bytesPerTick?: number;
   allocTicks?: number;
   allocNote?: string;
   heapBytesPerBody?: number;
   externalBytesPerBody?: number;
+  /**
+   * Resident set size (MB) of the implementation's worker process after building the scene and its
+   * first tick (everything: Node, the arena spec, the implementation), and before building.
+   */
+  rssMB?: number;
+  rssBeforeMB?: number;
   state?: Record<string, number>;
 }
 
@@ -73,6 +85,8 @@ export function create(id: ImplId, spec: ArenaSpec, size: number, seed: number):
   switch (id) {
     case 'ours-static': return createOurs(size, seed, false);
     case 'ours-continuous': return createOurs(size, seed, true);
+    case 'bare-grid': return createBareGrid(spec);
+    case 'jolt': return createJolt(spec);
     case 'rapier': return createRapier(spec);
     case 'cannon-es': return createCannon(spec);
     case 'brute-force': return createBruteForce(spec);
@@ -84,15 +98,26 @@ export function create(id: ImplId, spec: ArenaSpec, size: number, seed: number):
 
 export interface WorkerOptions { impl: ImplId; size: number; seed: number; poses: number }
 type Request = { op: 'build' } | { op: 'run'; ms: number } | { op: 'batch'; ticks: number } | { op: 'exit' };
-interface BuildReply { status: 'ok' | 'skipped'; reason?: string; buildMs: number; firstTickMs: number; log: PairLog; secondTickMs?: number }
+interface BuildReply {
+  status: 'ok' | 'skipped'; reason?: string; buildMs: number; firstTickMs: number; log: PairLog; secondTickMs?: number;
+  /** Resident set size (MB) of the worker after building and the first tick, and before building. */
+  rssMB?: number; rssBeforeMB?: number;
+}
+
+/** Loads the WASM module `id` needs, if any. */
+export async function initPeer(id: ImplId): Promise<void> {
+  if (id === 'rapier') await initRapier();
+  if (id === 'jolt') await initJoltModule();
+}
 
 export async function runWorker(o: WorkerOptions): Promise<void> {
-  await initRapier();
+  await initPeer(o.impl);
   const spec = arenaSpec({ spheres: o.size, seed: o.seed });
   let peer: Peer | undefined;
   const reply = (m: unknown) => process.send!(m);
   process.on('message', (req: Request) => {
     if (req.op === 'build') {
+      const rssBeforeMB = process.memoryUsage().rss / 2 ** 20;
       let t = now();
       const p = create(o.impl, spec, o.size, o.seed);
       const buildMs = now() - t;
@@ -100,7 +125,7 @@ export async function runWorker(o: WorkerOptions): Promise<void> {
       p.tick();
       const firstTickMs = now() - t;
       let ticks = 1;
-      const r: BuildReply = { status: 'ok', buildMs, firstTickMs, log: [] };
+      const r: BuildReply = { status: 'ok', buildMs, firstTickMs, log: [], rssBeforeMB, rssMB: process.memoryUsage().rss / 2 ** 20 };
       if (firstTickMs > SKIP_MS) {
         t = now();
         p.tick();
@@ -195,7 +220,7 @@ export async function runSize(o: ChildOptions, script: string = fileURLToPath(ne
       const w = new Worker(script, { impl: id, size: o.size, seed: o.seed, poses });
       await w.ready;
       const b = await w.ask<BuildReply>({ op: 'build' });
-      out.impls[id] = { id, status: b.status, reason: b.reason, bodies, buildMs: b.buildMs, firstTickMs: b.firstTickMs };
+      out.impls[id] = { id, status: b.status, reason: b.reason, bodies, buildMs: b.buildMs, firstTickMs: b.firstTickMs, rssMB: b.rssMB, rssBeforeMB: b.rssBeforeMB };
       log(`${id}: built in ${b.buildMs.toFixed(0)} ms, first tick ${b.firstTickMs.toFixed(1)} ms${b.secondTickMs ? `, second ${b.secondTickMs.toFixed(1)} ms` : ''}${b.reason ? ` — skipped: ${b.reason}` : ''}`);
       if (b.status !== 'ok') {
         w.close();
@@ -259,6 +284,11 @@ export async function runSize(o: ChildOptions, script: string = fileURLToPath(ne
       r.msPerTickP75 = q(xs, 0.75);
       const rap = ms.get('rapier');
       if (rap) r.speedupVsRapier = median(xs.map((x, i) => rap[i] / x));
+      r.speedup = {};
+      for (const ref of SPEEDUP_REFERENCES) {
+        const ys = ms.get(ref);
+        if (ys) r.speedup[ref] = median(xs.map((x, i) => ys[i] / x));
+      }
     }
     const st = ms.get('ours-static'), co = ms.get('ours-continuous');
     if (st && co) out.continuousOverStatic = median(co.map((x, i) => x / st[i]));

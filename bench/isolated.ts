@@ -6,7 +6,8 @@
  *    are not charged to the scene);
  * 2. memory per body: gc(), JS heap (all spaces but code) and external memory (typed arrays, WASM
  *    memory) before; build the scene and run its first tick (lazy buffers); gc(), after; ÷ bodies.
- *    Median of 3 builds, all alive until the end (nothing is freed in between). Ours keeps
+ *    Median of 3 builds (1 from 500,000 spheres), all alive until the end (nothing is freed in
+ *    between). Ours keeps
  *    the arena spec alive (buildArena returns it), so the heap of one spec, measured the same way,
  *    is subtracted. Ours also reports its physics-owned typed arrays (physics.components,
  *    .internal, .contacts).
@@ -18,9 +19,8 @@
 import { PerformanceObserver } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import { arenaSpec, type ArenaSpec } from '../src/scenes/arena.js';
-import { create, type ImplId } from './child.js';
+import { create, initPeer, type ImplId } from './child.js';
 import { fullGc, median, now, type Peer } from './common.js';
-import { initRapier } from './peers/rapier.js';
 
 export interface IsolatedOptions { impl: ImplId; size: number; seed: number; quick: boolean }
 
@@ -113,7 +113,7 @@ function buildOnce(o: IsolatedOptions, spec: ArenaSpec): { heap: number; externa
 }
 
 export async function runIsolated(o: IsolatedOptions): Promise<IsolatedResult> {
-  await initRapier();
+  await initPeer(o.impl);
   // 1. Priming.
   {
     const tiny = arenaSpec({ spheres: 20, seed: o.seed + 1 });
@@ -130,7 +130,7 @@ export async function runIsolated(o: IsolatedOptions): Promise<IsolatedResult> {
   const heaps: number[] = [];
   const externals: number[] = [];
   const built: Peer[] = [];
-  for (let b = 0; b < 3; b++) {
+  for (let b = 0; b < (o.size >= 500_000 ? 1 : 3); b++) {
     const r = buildOnce(o, spec);
     heaps.push(r.heap - (ours ? specHeap : 0));
     externals.push(r.external);

@@ -1,13 +1,7 @@
 /**
- * `npm run bench [-- options]`: the arena benchmark of ours against Rapier, cannon-es and brute
- * force, the swept-query comparison and the geometry micro benchmarks.
- *
- *   --sizes 1000,10000,100000   sphere counts (boxes = N / 10)
- *   --quick                     smoke run: sizes 1000,10000, short timings (outputs get a .quick suffix)
- *   --json                      print the results as JSON on stdout (progress stays on stderr)
- *   --micro                     only the geometry micro benchmarks (outputs get a .micro suffix)
- *   --no-micro, --no-swept      leave those parts out
- *   --seed S                    arena seed (default 1)
+ * `npm run bench [-- options]`: the arena benchmark of ours against a bare typed-array grid (the
+ * speed-limit proxy), Jolt, Rapier, cannon-es and brute force; the hostile-scene section; the
+ * swept-query comparison and the geometry micro benchmarks. See `HELP` below for the options.
  *
  * Per size, every implementation runs in its own worker process (this script again with --worker and
  * --no-liftoff, so Rapier's WASM is compiled by the optimising tier from the start), driven one at a
@@ -22,11 +16,29 @@ import { fileURLToPath } from 'node:url';
 import { arenaSpec } from '../src/scenes/arena.js';
 import { writeChart } from './chart.js';
 import { IMPLS, SKIP_MS, runSize, runWorker, type ImplId, type SizeResult, type WorkerOptions } from './child.js';
+import { hostileIds, runHostile, type HostileOptions, type HostileResult } from './hostile.js';
 import { runIsolated, type IsolatedOptions, type IsolatedResult } from './isolated.js';
 import { runMicro, type MicroResult } from './micro.js';
 import { initRapier } from './peers/rapier.js';
-import { printReport, writeCsv, type BenchReport } from './report.js';
+import { printReport, writeCsv, writeDocs, type BenchReport } from './report.js';
 import { runSwept, type SweptResult } from './swept.js';
+
+const HELP = `npm run bench [-- options]
+
+  --sizes 1000,10000,100000,1000000   sphere counts (boxes = N / 10); default as shown
+  --quick                  smoke run: sizes 1000,10000, hostile scenes at 1/4 size, short timings
+                           (outputs get a .quick suffix; about 2-3 minutes)
+  --write-docs             write the results table into docs/benchmarks.md (between BENCH markers)
+  --json                   print the results as JSON on stdout (progress stays on stderr)
+  --micro                  only the geometry micro benchmarks (outputs get a .micro suffix)
+  --no-micro, --no-swept, --no-hostile   leave those parts out
+  --seed S                 arena seed (default 1)
+  --help                   this text
+
+Time: bounded. Every implementation's tick is skipped once it takes over 2 s (predicted from the
+previous size, or measured on its first ticks), and each part has a fixed number of timed rounds.
+A full run takes about 15-25 minutes on a 2-core machine (mostly building the 1,000,000-sphere
+scenes); --quick about 2-3 minutes.`;
 
 const argv = process.argv.slice(2);
 const flag = (name: string) => argv.includes(name);
@@ -46,7 +58,7 @@ const ISOLATED_FLAGS = ['--expose-gc', '--no-flush-bytecode', '--single-threaded
 const EXPONENT: Record<string, number> = { 'brute-force': 2, 'cannon-es': 5 / 3 };
 
 /** Runs this script in a child process in `mode`; its last stdout line is the JSON result. */
-function runChild<T>(mode: '--isolated' | '--swept', nodeFlags: string[], opts: IsolatedOptions | SweptOptions): Promise<T> {
+function runChild<T>(mode: '--isolated' | '--swept' | '--hostile', nodeFlags: string[], opts: IsolatedOptions | SweptOptions | HostileOptions): Promise<T> {
   const args = [...process.execArgv, ...nodeFlags, script, mode, JSON.stringify(opts)];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -55,7 +67,7 @@ function runChild<T>(mode: '--isolated' | '--swept', nodeFlags: string[], opts: 
     child.on('error', reject);
     child.on('close', (code) => {
       const line = out.trim().split('\n').pop() ?? '';
-      if (code !== 0 || !line.startsWith('{')) reject(new Error(`${mode} N = ${opts.size}: child exited with ${code}`));
+      if (code !== 0 || !line.startsWith('{')) reject(new Error(`${mode} ${JSON.stringify(opts)}: child exited with ${code}`));
       else resolve(JSON.parse(line) as T);
     });
   });
@@ -84,7 +96,7 @@ function predictSkips(prev: SizeResult | undefined, size: number): Record<string
 async function main(): Promise<void> {
   const quick = flag('--quick');
   const seed = Number(value('--seed') ?? 1);
-  const sizes = (value('--sizes') ?? (quick ? '1000,10000' : '1000,10000,100000')).split(',').map((s) => Number(s.replace(/_/g, '')));
+  const sizes = (value('--sizes') ?? (quick ? '1000,10000' : '1000,10000,100000,1000000')).split(',').map((s) => Number(s.replace(/_/g, '')));
   const started = new Date();
   const results: SizeResult[] = [];
   if (!flag('--micro')) {
@@ -96,12 +108,17 @@ async function main(): Promise<void> {
         log(`  ${id}: memory and allocation, alone in a fresh process`);
         Object.assign(r, await runChild<IsolatedResult>('--isolated', ISOLATED_FLAGS, { impl: id as ImplId, size, seed, quick }));
       }
-      if (!flag('--no-swept')) {
+      if (!flag('--no-swept') && size <= 100_000) {
         log('  swept queries, in a fresh process');
         result.swept = await runChild<SweptResult>('--swept', ['--no-liftoff'], { size, seed, quick });
       }
       results.push(result);
     }
+  }
+  const hostile: HostileResult[] = [];
+  if (!flag('--micro') && !flag('--no-hostile')) {
+    log('\n== hostile scenes (each against its twin, in a fresh process) ==');
+    for (const id of hostileIds()) hostile.push(await runChild<HostileResult>('--hostile', [], { id, scale: quick ? 0.25 : 1, quick }));
   }
   let micro: { results: MicroResult[]; sink: number } | undefined;
   if (!flag('--no-micro')) {
@@ -116,6 +133,7 @@ async function main(): Promise<void> {
     quick,
     seed,
     sizes: results,
+    hostile,
     micro: micro?.results ?? [],
     microSink: micro?.sink ?? 0,
   };
@@ -128,15 +146,22 @@ async function main(): Promise<void> {
   if (flag('--json')) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   else printReport(report, (s) => process.stdout.write(`${s}\n`));
   log(`\nwrote ${csv}${svg ? ` and ${svg}` : ''}`);
+  if (flag('--write-docs')) log(`wrote the results table into ${writeDocs(report, fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url)))}`);
 }
 
-if (flag('--worker')) {
+if (flag('--help')) {
+  process.stdout.write(`${HELP}\n`);
+} else if (flag('--worker')) {
   // Stays alive, serving the parent over IPC (bench/child.ts).
   await runWorker(JSON.parse(value('--worker')!) as WorkerOptions);
 } else if (flag('--swept')) {
   const o = JSON.parse(value('--swept')!) as SweptOptions;
   await initRapier();
   const result = runSwept(arenaSpec({ spheres: o.size, seed: o.seed }), o.quick ? 3 : 7, o.quick ? 60 : 200, log);
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+  process.exit(0);
+} else if (flag('--hostile')) {
+  const result = runHostile(JSON.parse(value('--hostile')!) as HostileOptions, log);
   process.stdout.write(`${JSON.stringify(result)}\n`);
   process.exit(0);
 } else if (flag('--isolated')) {

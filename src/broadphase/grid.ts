@@ -1,33 +1,39 @@
 /**
  * A hierarchical hashed uniform grid of axis-aligned bounds (Ericson, Real-Time Collision
- * Detection, 7.1.2–7.1.6 and 7.2): data-first free functions over typed arrays, no bitecs.
+ * Detection, 7.1.2–7.1.6 and 7.2): data-first free functions over typed arrays, no bitecs. This
+ * module builds it; `query.ts` queries it.
  *
- * - Items (an id and world-space bounds) are added with `gridAdd`, then `gridBuild` buckets them by a
- *   counting sort into one compressed table (CSR): bucket h holds the item slots `cellItems[cellStart[h]
- *   .. cellStart[h + 1]]`; item bounds are stored together (6 numbers per item). A rebuild allocates nothing once the buffers are big enough (they grow by
- *   doubling, outside the per-item loops).
+ * - Items (an id, world-space bounds and a time slice of the tick, see `cells.ts`) are added with
+ *   `gridInsert` / `gridInsertSlice`, then `gridBuild` buckets them by a counting sort into one
+ *   compressed table (CSR): bucket h holds the item slots `cellItems[cellStart[h] .. cellStart[h + 1]]`,
+ *   in ascending slot order. Item bounds are stored together (6 numbers per item). A rebuild
+ *   allocates nothing once the buffers are big enough (they grow by doubling, outside the per-item
+ *   loops).
  * - Level k has cells of side `cellSize · 4^k`. Each item goes to the finest level where it covers
  *   at most `MAX_ITEM_CELLS` cells, so a box much larger than a cell costs a few entries, not
- *   thousands. Cells are hashed into a table sized to the entry count: empty space costs nothing.
- *   Different cells may share a bucket (an item is stored once per bucket); queries filter by bounds.
- * - A query visits the cells its bounds cover on every level in use and reports each overlapping
- *   item once (a per-item stamp marks the items already seen by this query). Bounds are closed:
- *   touching counts.
+ *   thousands. Cells are hashed at full precision (no clamp of cell coordinates, see `cells.ts`)
+ *   into a table sized to the entry count: empty space costs nothing. Different cells may share a
+ *   bucket (an item is stored once per bucket); queries filter by bounds.
+ * - Items whose bounds are not ordered numbers (NaN, min > max) or too large for every level go to
+ *   a "huge" level that every query scans: they never enter a cell loop, never change the table
+ *   of the others, and are matched by the same closed-bounds test as everything else.
  * - Margin (Minkowski inflation): with `gridSetMargin(grid, m)`, items are bucketed by their bounds
  *   grown by m, and a query's bounds shrink by m on each side (to their midpoint when thinner), so a
  *   query no wider than 2m looks up a single cell per level and needs no stamps. Items are still
- *   tested against their true bounds. This suits static items queried by many small movers. A query that would
- *   visit more than `MAX_QUERY_CELLS` cells on a level scans that level's items instead, so huge or
- *   far-flung bounds never loop for long. Cell coordinates are clamped to ±2^30.
+ *   tested against their true bounds. This suits static items queried by many small movers.
+ * - Work counters (`work`: buckets looked up, entries examined) count what queries did,
+ *   deterministically.
  */
+import { CELL_LIMIT, hashCell, WHOLE_TICK } from './cells.js';
 
 /** Most cells an item may cover on its level before it moves one level up. */
 export const MAX_ITEM_CELLS = 125;
 /** Most cells a query visits on one level before it scans the level's items instead. */
 export const MAX_QUERY_CELLS = 512;
-const MAX_LEVEL = 15;
-const HUGE_LEVEL = 16;
-const CELL_LIMIT = 1 << 30;
+/** Coarsest cell level (cells of side cellSize · 4^15). */
+export const MAX_LEVEL = 15;
+/** The level of items too large (or too malformed) for any cell level: scanned by every query. */
+export const HUGE_LEVEL = 16;
 
 export interface Grid {
   /** Side of a level-0 cell, in length units (> 0). Change it with `gridSetCellSize`. */
@@ -42,8 +48,15 @@ export interface Grid {
   ids: Int32Array;
   /** Item bounds by slot, 6 per item: minX, minY, minZ, maxX, maxY, maxZ. */
   bounds: Float64Array;
-  /** Item level by slot (16: too large for any level, scanned by every query). */
+  /** Item level by slot (`HUGE_LEVEL`: scanned by every query). */
   level: Uint8Array;
+  /** Item time slice by slot (see `cells.ts`; `WHOLE_TICK` for most). */
+  slice: Int32Array;
+  /** Whether some item has a slice other than `WHOLE_TICK` (queries then compare slices). */
+  sliced: boolean;
+  /** Item slots by level (written by `gridBuild`): level k's are `levelSlots[levelStart[k] .. levelStart[k + 1]]`. */
+  levelSlots: Int32Array;
+  levelStart: Int32Array;
   /** Bit k set when level k holds an item. */
   levelMask: number;
   /** Upper bound of the entries the next build writes. */
@@ -55,7 +68,18 @@ export interface Grid {
   /** Per item slot: the last query that saw it. */
   stamp: Uint32Array;
   stampValue: number;
+  /**
+   * Work counters of the queries, deterministic (reset them by writing 0): slot `WORK_CELLS`, the
+   * buckets looked up (a scanned level counts one); slot `WORK_ITEMS`, the item entries examined
+   * (bucket entries and scanned items).
+   */
+  work: Float64Array;
 }
+
+/** Slot of `Grid.work`: buckets looked up. */
+export const WORK_CELLS = 0;
+/** Slot of `Grid.work`: item entries examined. */
+export const WORK_ITEMS = 1;
 
 /** Creates an empty grid whose level-0 cells have side `cellSize` (length units, > 0). */
 export function gridCreate(cellSize: number, capacity = 64): Grid {
@@ -68,6 +92,10 @@ export function gridCreate(cellSize: number, capacity = 64): Grid {
     ids: new Int32Array(n),
     bounds: new Float64Array(6 * n),
     level: new Uint8Array(n),
+    slice: new Int32Array(n),
+    sliced: false,
+    levelSlots: new Int32Array(n),
+    levelStart: new Int32Array(HUGE_LEVEL + 2),
     levelMask: 0,
     entries: 0,
     tableMask: 0,
@@ -75,6 +103,7 @@ export function gridCreate(cellSize: number, capacity = 64): Grid {
     cellItems: new Int32Array(n),
     stamp: new Uint32Array(n),
     stampValue: 0,
+    work: new Float64Array(2),
   };
   gridSetCellSize(grid, cellSize);
   return grid;
@@ -103,24 +132,21 @@ export function gridClear(grid: Grid): void {
   grid.count = 0;
   grid.entries = 0;
   grid.levelMask = 0;
-}
-
-function hashCell(ix: number, iy: number, iz: number, level: number, mask: number): number {
-  return (Math.imul(ix, 0x8da6b343) ^ Math.imul(iy, 0xd8163841) ^ Math.imul(iz, 0xcb1ab31f) ^ Math.imul(level + 1, 0x165667b1)) & mask;
+  grid.sliced = false;
 }
 
 /** The margin items are grown by, a hair larger than `grid.margin` against rounding. */
-function inflation(grid: Grid): number {
+export function inflation(grid: Grid): number {
   return grid.margin * (1 + 1e-9);
 }
 
 /** Scratch: item cell range on a level (x0, y0, z0, x1, y1, z1), written by `itemCells`. */
-const itemRange = new Int32Array(6);
+const itemRange = new Float64Array(6);
 
 /**
  * Writes to `itemRange` the cells that item slot `i`'s bounds, grown by the margin, cover on
- * `level`, and returns how many (capped by the clamp). Reads the bounds from the grid so that no
- * double is passed as an argument (no boxing when not inlined).
+ * `level`, and returns how many (Infinity when a coordinate reaches ±CELL_LIMIT). Reads the bounds
+ * from the grid so that no double is passed as an argument (no boxing when not inlined).
  */
 function itemCells(grid: Grid, i: number, level: number): number {
   const inv = grid.levelInv[level];
@@ -128,10 +154,9 @@ function itemCells(grid: Grid, i: number, level: number): number {
   const m = inflation(grid);
   let cells = 1;
   for (let a = 0; a < 3; a++) {
-    const lo = Math.floor((b[6 * i + a] - m) * inv);
-    const hi = Math.floor((b[6 * i + 3 + a] + m) * inv);
-    const c0 = lo < -CELL_LIMIT ? -CELL_LIMIT : lo > CELL_LIMIT ? CELL_LIMIT : lo;
-    const c1 = hi < -CELL_LIMIT ? -CELL_LIMIT : hi > CELL_LIMIT ? CELL_LIMIT : hi;
+    const c0 = Math.floor((b[6 * i + a] - m) * inv);
+    const c1 = Math.floor((b[6 * i + 3 + a] + m) * inv);
+    if (!(c0 > -CELL_LIMIT && c1 < CELL_LIMIT)) return Infinity;
     itemRange[a] = c0;
     itemRange[a + 3] = c1;
     cells *= c1 - c0 + 1;
@@ -139,39 +164,33 @@ function itemCells(grid: Grid, i: number, level: number): number {
   return cells;
 }
 
+function grow<T extends Int32Array | Uint32Array | Uint8Array | Float64Array>(a: T, n: number): T {
+  const next = new (a.constructor as new (n: number) => T)(n);
+  next.set(a);
+  return next;
+}
+
 function growItems(grid: Grid): void {
   const n = grid.ids.length * 2;
-  const ids = new Int32Array(n);
-  ids.set(grid.ids);
-  grid.ids = ids;
-  const bounds = new Float64Array(6 * n);
-  bounds.set(grid.bounds);
-  grid.bounds = bounds;
-  const level = new Uint8Array(n);
-  level.set(grid.level);
-  grid.level = level;
-  const stamp = new Uint32Array(n);
-  stamp.set(grid.stamp);
-  grid.stamp = stamp;
+  grid.ids = grow(grid.ids, n);
+  grid.bounds = grow(grid.bounds, 6 * n);
+  grid.level = grow(grid.level, n);
+  grid.slice = grow(grid.slice, n);
+  grid.stamp = grow(grid.stamp, n);
+}
+
+/** Whether slot `i`'s bounds are ordered numbers on every axis (min <= max; NaN fails). */
+function ordered(grid: Grid, i: number): boolean {
+  const b = grid.bounds;
+  const o = 6 * i;
+  return b[o] <= b[o + 3] && b[o + 1] <= b[o + 4] && b[o + 2] <= b[o + 5];
 }
 
 /** Scratch for the number-argument convenience wrappers. */
-const argBounds = new Float64Array(6);
+export const argBounds = new Float64Array(6);
 
-/**
- * Adds an item with id `id` and closed bounds [min, max] (world frame, length units). Non-finite or
- * inverted bounds are the caller's error (validate first); they are kept out of every cell loop.
- * Convenience form of {@link gridInsert}.
- */
-export function gridAdd(
-  grid: Grid, id: number,
-  minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number,
-): void {
-  setArgBounds(minX, minY, minZ, maxX, maxY, maxZ);
-  gridInsert(grid, id, argBounds, 0);
-}
-
-function setArgBounds(minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number): void {
+/** Writes six numbers to `argBounds` (for the convenience forms, which box numbers anyway). */
+export function setArgBounds(minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number): void {
   argBounds[0] = minX;
   argBounds[1] = minY;
   argBounds[2] = minZ;
@@ -181,28 +200,68 @@ function setArgBounds(minX: number, minY: number, minZ: number, maxX: number, ma
 }
 
 /**
+ * Adds an item with id `id` and closed bounds [min, max] (world frame, length units) for the whole
+ * tick. Convenience form of {@link gridInsert}.
+ */
+export function gridAdd(
+  grid: Grid, id: number,
+  minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number,
+): void {
+  setArgBounds(minX, minY, minZ, maxX, maxY, maxZ);
+  gridInsertSlice(grid, id, argBounds, 0, WHOLE_TICK);
+}
+
+/**
  * Adds an item with id `id` and closed bounds `src[o .. o + 6]` = minX, minY, minZ, maxX, maxY, maxZ
- * (world frame, length units). Bounds travel in an array so that no call boxes a number.
+ * (world frame, length units), for the whole tick. Bounds travel in an array so that no call boxes
+ * a number. Bounds that are not ordered numbers are kept out of every cell (see the module notes).
  */
 export function gridInsert(grid: Grid, id: number, src: ArrayLike<number>, o: number): void {
+  gridInsertSlice(grid, id, src, o, WHOLE_TICK);
+}
+
+/**
+ * Adds an item as {@link gridInsert} does, present only during time slice `slice` of the tick
+ * (see `cells.ts`): a query for a slice that does not meet it never reports it. One body's motion
+ * split in slices is one item per slice, all with the body's id.
+ */
+export function gridInsertSlice(grid: Grid, id: number, src: ArrayLike<number>, o: number, slice: number): void {
   if (grid.count === grid.ids.length) growItems(grid);
   const i = grid.count++;
   grid.ids[i] = id;
+  grid.slice[i] = slice;
+  if (slice !== WHOLE_TICK) grid.sliced = true;
   const b = grid.bounds;
   for (let k = 0; k < 6; k++) b[6 * i + k] = src[o + k];
-  let level = 0;
+  let level = HUGE_LEVEL;
   let cells = 0;
-  for (; level <= MAX_LEVEL; level++) {
-    cells = itemCells(grid, i, level);
-    if (cells <= MAX_ITEM_CELLS) break;
-  }
-  if (!(cells <= MAX_ITEM_CELLS)) {
-    level = HUGE_LEVEL;
-    cells = 0;
+  if (ordered(grid, i)) {
+    for (let k = 0; k <= MAX_LEVEL; k++) {
+      const c = itemCells(grid, i, k);
+      if (c <= MAX_ITEM_CELLS) {
+        level = k;
+        cells = c;
+        break;
+      }
+    }
   }
   grid.level[i] = level;
   grid.levelMask |= 1 << level;
   grid.entries += cells;
+}
+
+/** Lists the item slots level by level (a counting sort by level), for the queries that scan a level. */
+function sortByLevel(grid: Grid): void {
+  const n = grid.count;
+  if (grid.levelSlots.length < n) grid.levelSlots = new Int32Array(grid.ids.length);
+  const start = grid.levelStart;
+  start.fill(0);
+  for (let i = 0; i < n; i++) start[grid.level[i] + 1]++;
+  for (let k = 0; k <= HUGE_LEVEL; k++) start[k + 1] += start[k];
+  for (let i = n - 1; i >= 0; i--) grid.levelSlots[--start[grid.level[i] + 1]] = i;
+  // The fill moved start[k + 1] from level k's end back to its start: shift it to start[k].
+  for (let k = 0; k <= HUGE_LEVEL; k++) start[k] = start[k + 1];
+  start[HUGE_LEVEL + 1] = n;
 }
 
 /**
@@ -262,201 +321,5 @@ export function gridBuild(grid: Grid): void {
   start[size] = sum;
   lastItem.fill(-1, 0, size);
   for (let i = n - 1; i >= 0; i--) bucketItem(grid, i, true);
-}
-
-/** Items hit by the current query are written here (grown by doubling). */
-export interface QueryOut {
-  ids: Int32Array;
-  count: number;
-}
-
-/** Creates a query output buffer. */
-export function queryOutCreate(capacity = 64): QueryOut {
-  return { ids: new Int32Array(capacity), count: 0 };
-}
-
-function reserveOut(out: QueryOut, extra: number): void {
-  if (out.count + extra <= out.ids.length) return;
-  let n = out.ids.length * 2;
-  while (n < out.count + extra) n *= 2;
-  const next = new Int32Array(n);
-  next.set(out.ids);
-  out.ids = next;
-}
-
-function nextStamp(grid: Grid): number {
-  if (grid.stampValue >= 0xfffffff0) {
-    grid.stamp.fill(0);
-    grid.stampValue = 0;
-  }
-  return ++grid.stampValue;
-}
-
-/** The current query's bounds (minX, minY, minZ, maxX, maxY, maxZ). */
-const Q = new Float64Array(6);
-
-/** Whether item slot `i`'s bounds overlap the query bounds `Q` (closed). */
-function overlapsQuery(grid: Grid, i: number): boolean {
-  const b = grid.bounds;
-  const o = 6 * i;
-  return b[o] <= Q[3] && b[o + 3] >= Q[0] && b[o + 1] <= Q[4] && b[o + 4] >= Q[1] && b[o + 2] <= Q[5] && b[o + 5] >= Q[2];
-}
-
-/**
- * Tests item slot `i` of `level` once per query (stamp) against the query; appends its id on
- * overlap. A bucket may also hold items of other levels (hash sharing): those are skipped here and
- * reported through their own level.
- */
-function visitItem(grid: Grid, i: number, level: number, stamp: number, out: QueryOut): void {
-  if (grid.level[i] !== level || grid.stamp[i] === stamp) return;
-  grid.stamp[i] = stamp;
-  if (overlapsQuery(grid, i)) out.ids[out.count++] = grid.ids[i];
-}
-
-/** Appends every item of `level` that overlaps the query (a linear scan). */
-function scanLevel(grid: Grid, level: number, stamp: number, out: QueryOut): void {
-  for (let i = 0; i < grid.count; i++) visitItem(grid, i, level, stamp, out);
-}
-
-/**
- * The query's cell range on `level`, shrunk by the margin on each axis (to its midpoint when thinner
- * than 2·margin), to `range` (x0, y0, z0, x1, y1, z1); cell coordinates clamped to ±2^30.
- */
-function shrunkRange(grid: Grid, level: number): void {
-  const m = grid.margin;
-  const inv = grid.levelInv[level];
-  for (let axis = 0; axis < 3; axis++) {
-    const lo = Q[axis];
-    const hi = Q[axis + 3];
-    let a = (lo + m) * inv;
-    let b = (hi - m) * inv;
-    if (a > b) {
-      a = (lo + (hi - lo) * 0.5) * inv;
-      b = a;
-    }
-    range[axis] = Math.floor(a < -CELL_LIMIT ? -CELL_LIMIT : a > CELL_LIMIT ? CELL_LIMIT : a);
-    range[axis + 3] = Math.floor(b < -CELL_LIMIT ? -CELL_LIMIT : b > CELL_LIMIT ? CELL_LIMIT : b);
-  }
-}
-
-/** Scratch: the query's cell range on the current level (x0, y0, z0, x1, y1, z1). */
-const range = new Int32Array(6);
-
-/**
- * The items of `level` in one bucket, without stamps (a single-cell query sees each item once: an
- * item is stored once per bucket, and items of other levels sharing the bucket are skipped).
- */
-function visitBucket(grid: Grid, h: number, level: number, out: QueryOut): void {
-  const start = grid.cellStart;
-  const items = grid.cellItems;
-  const levels = grid.level;
-  const b = grid.bounds;
-  const ids = out.ids;
-  const x0 = Q[0], y0 = Q[1], z0 = Q[2], x1 = Q[3], y1 = Q[4], z1 = Q[5];
-  const end = start[h + 1];
-  let n = out.count;
-  for (let k = start[h]; k < end; k++) {
-    const i = items[k];
-    const o = 6 * i;
-    if (levels[i] === level && b[o] <= x1 && b[o + 3] >= x0 && b[o + 1] <= y1 && b[o + 4] >= y0 && b[o + 2] <= z1 && b[o + 5] >= z0) {
-      ids[n++] = grid.ids[i];
-    }
-  }
-  out.count = n;
-}
-
-/**
- * The common case in one flat function (the per-sphere hot path): a grid with only level 0 and a
- * query that, shrunk by the margin, lies in one cell. Returns false, having done nothing, for any
- * other query (several cells, coordinates beyond the clamp range, NaN), which takes the general path.
- */
-function querySingleCell(grid: Grid, out: QueryOut, src: ArrayLike<number>, o: number): boolean {
-  const m = grid.margin;
-  const inv = grid.levelInv[0];
-  const x0 = src[o], y0 = src[o + 1], z0 = src[o + 2], x1 = src[o + 3], y1 = src[o + 4], z1 = src[o + 5];
-  let ax = (x0 + m) * inv, bx = (x1 - m) * inv;
-  if (ax > bx) ax = bx = (x0 + (x1 - x0) * 0.5) * inv;
-  let ay = (y0 + m) * inv, by = (y1 - m) * inv;
-  if (ay > by) ay = by = (y0 + (y1 - y0) * 0.5) * inv;
-  let az = (z0 + m) * inv, bz = (z1 - m) * inv;
-  if (az > bz) az = bz = (z0 + (z1 - z0) * 0.5) * inv;
-  if (!(ax > -CELL_LIMIT && bx < CELL_LIMIT && ay > -CELL_LIMIT && by < CELL_LIMIT && az > -CELL_LIMIT && bz < CELL_LIMIT)) return false;
-  const cx = Math.floor(ax), cy = Math.floor(ay), cz = Math.floor(az);
-  if (Math.floor(bx) !== cx || Math.floor(by) !== cy || Math.floor(bz) !== cz) return false;
-  const h = hashCell(cx, cy, cz, 0, grid.tableMask);
-  const start = grid.cellStart;
-  const items = grid.cellItems;
-  const b = grid.bounds;
-  const ids = out.ids;
-  const end = start[h + 1];
-  let n = out.count;
-  for (let k = start[h]; k < end; k++) {
-    const i = items[k];
-    const q = 6 * i;
-    if (b[q] <= x1 && b[q + 3] >= x0 && b[q + 1] <= y1 && b[q + 4] >= y0 && b[q + 2] <= z1 && b[q + 5] >= z0) ids[n++] = grid.ids[i];
-  }
-  out.count = n;
-  return true;
-}
-
-/**
- * Visits the query's cells on one level (or scans the level when they are too many). The query's
- * bounds shrink by the margin (see `gridSetMargin`).
- */
-function queryLevel(grid: Grid, level: number, out: QueryOut): void {
-  shrunkRange(grid, level);
-  const x0 = range[0], y0 = range[1], z0 = range[2], x1 = range[3], y1 = range[4], z1 = range[5];
-  const mask = grid.tableMask;
-  if (x0 === x1 && y0 === y1 && z0 === z1) {
-    visitBucket(grid, hashCell(x0, y0, z0, level, mask), level, out);
-    return;
-  }
-  const stamp = nextStamp(grid);
-  if (!((x1 - x0 + 1) * (y1 - y0 + 1) * (z1 - z0 + 1) <= MAX_QUERY_CELLS)) {
-    scanLevel(grid, level, stamp, out);
-    return;
-  }
-  const start = grid.cellStart;
-  const items = grid.cellItems;
-  for (let x = x0; x <= x1; x++) {
-    for (let y = y0; y <= y1; y++) {
-      for (let z = z0; z <= z1; z++) {
-        const h = hashCell(x, y, z, level, mask);
-        const end = start[h + 1];
-        for (let k = start[h]; k < end; k++) visitItem(grid, items[k], level, stamp, out);
-      }
-    }
-  }
-}
-
-/**
- * Appends to `out` the ids of the items whose bounds overlap the closed bounds [min, max], each
- * once, in bucket order (callers sort if they need an order). Convenience form of
- * {@link gridQueryBounds}.
- */
-export function gridQuery(
-  grid: Grid, out: QueryOut,
-  minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number,
-): void {
-  setArgBounds(minX, minY, minZ, maxX, maxY, maxZ);
-  gridQueryBounds(grid, out, argBounds, 0);
-}
-
-/**
- * Appends to `out` the ids of the items whose bounds overlap the closed bounds `src[o .. o + 6]`
- * (minX, minY, minZ, maxX, maxY, maxZ), each once, in bucket order. Allocates nothing unless `out`
- * grows.
- */
-export function gridQueryBounds(grid: Grid, out: QueryOut, src: ArrayLike<number>, o: number): void {
-  if (grid.count === 0) return;
-  reserveOut(out, grid.count);
-  if (grid.levelMask === 1 && querySingleCell(grid, out, src, o)) return;
-  for (let k = 0; k < 6; k++) Q[k] = src[o + k];
-  let levels = grid.levelMask;
-  while (levels !== 0) {
-    const level = 31 - Math.clz32(levels & -levels);
-    levels &= levels - 1;
-    if (level === HUGE_LEVEL) scanLevel(grid, level, nextStamp(grid), out);
-    else queryLevel(grid, level, out);
-  }
+  sortByLevel(grid);
 }

@@ -1,24 +1,29 @@
 /**
  * The broadphase of bitecs-collide as a data structure of its own (subpath `bitecs-collide/broadphase`):
  * a hierarchical hashed uniform grid of axis-aligned bounds, as data-first free functions over typed
- * arrays, no ECS. World frame, the caller's length unit; bounds are closed (touching counts).
+ * arrays, no ECS. World frame, the caller's length unit; bounds are closed (touching counts). Cell
+ * coordinates are hashed at full precision: items far from the origin never share cells they do not
+ * share in space.
  *
  * Typical use: `gridCreate(cellSize)`, then per rebuild `gridClear`, `gridInsert` for each item (its
  * bounds as six numbers in a typed array at an offset: minX, minY, minZ, maxX, maxY, maxZ), `gridBuild`;
  * then `gridQueryBounds` into a `QueryOut` from `queryOutCreate()`. `gridAdd` / `gridQuery` take the
- * six numbers as arguments instead (convenient; the typed-array forms never box a number).
+ * six numbers as arguments instead (convenient; the typed-array forms never box a number). A moving
+ * item split in time slices of the tick (`gridInsertSlice`, `gridQuerySlice`, slices coded as in
+ * `WHOLE_TICK`'s notes) is reported only to queries whose slice meets its own.
  * @module
  */
-export type { Grid, QueryOut } from './grid.js';
+export type { Grid } from './grid.js';
+export type { QueryOut } from './query.js';
+export { WHOLE_TICK, slicesMeet } from './cells.js';
 export {
   gridCreate,
   gridClear,
   gridSetCellSize,
   gridSetMargin,
   gridInsert,
+  gridInsertSlice,
   gridAdd,
   gridBuild,
-  gridQueryBounds,
-  gridQuery,
-  queryOutCreate,
 } from './grid.js';
+export { gridQueryBounds, gridQuerySlice, gridQuery, queryOutCreate } from './query.js';

@@ -1,149 +1,271 @@
 /**
- * The broadphase of one tick: validate bodies, (re)bucket static boxes when they changed, bucket the
- * moving ones, and list candidate pairs sorted by (a, b), with `a` always the sphere (the lower id
- * of two spheres). Pure over the physics instance's typed arrays; no bitecs calls.
+ * The broadphase of one tick: validate bodies, notice static boxes that changed, choose the cell
+ * size, (re)bucket the static boxes when needed, bucket the moving bodies, and list candidate pairs
+ * sorted by (a, b), with `a` always the sphere (the lower id of two spheres). Pure over the physics
+ * instance's typed arrays; no bitecs calls. World frame, length units, seconds.
  *
- * Bounds: with continuous contacts on, a moving body's bounds cover its whole motion over the tick
- * (velocity × dt); otherwise its current pose. Boxes without Velocity are static: bucketed once in
- * their own grid and re-bucketed only when a box is added, removed or marked dirty.
+ * - Bounds: with continuous contacts on, a moving body's bounds cover its motion over the tick
+ *   (velocity × dt); otherwise its current pose. A body whose motion is longer than a cell (and than
+ *   itself) is split into time slices (`src/broadphase/slices.ts`), at most about as many as there
+ *   are bodies: each slice queries and is bucketed on its own, and two slices pair only when their
+ *   times meet, so a fast mover costs what its path crosses.
+ * - Boxes without Velocity are static: bucketed in their own grid, grown by a margin that makes
+ *   nearly every sphere query a single cell lookup. Each step compares every static box's bounds
+ *   with the bucketed ones (and, with `validate`, checks its fields), so direct writes are noticed
+ *   without `markStaticDirty` (which still forces a re-bucketing).
+ * - Cell size and margin follow the scene (`src/broadphase/policy.ts`), unless `cellSize` is given.
+ * - Work counters (`internal.work`, slots `WORK_*` of internal.ts) count what the tick did.
  * @module
  */
-import { type Grid, gridBuild, gridClear, gridInsert, gridQueryBounds, gridSetCellSize, gridSetMargin } from '../broadphase/grid.js';
-import { bounds, BOUNDS_PAD, boxBounds, sphereBounds, validateBody } from './bodies.js';
+import { WHOLE_TICK } from '../broadphase/cells.js';
+import { gridBuild, gridClear, gridInsert, gridInsertSlice, gridSetCellSize, gridSetMargin, WORK_CELLS, WORK_ITEMS } from '../broadphase/grid.js';
+import {
+  B_COVER, B_MEDIAN, bucketOf, CELL_PER_EXTENT, cellFor, DRIFT_BUCKETS, marginFor, sizeIn, sizeStatsAdd, sizeStatsBuckets, sizeStatsClear,
+} from '../broadphase/policy.js';
+import { gridQuerySlice } from '../broadphase/query.js';
+import { sliceBody, sliceBounds, sliceDepth, S_CX, S_HX, S_MX, S_SIDE } from '../broadphase/slices.js';
+import { sortUniqueIds } from '../broadphase/sortIds.js';
+import { bounds, BOUNDS_PAD, boxBounds, validateBody } from './bodies.js';
+import { PhysicsInputError } from './errors.js';
 import { pairListPush } from './lists.js';
 import { BodyFlags, type Physics } from './types.js';
-import { internalsOf } from './internal.js';
+import { internalsOf, WORK_CANDIDATES, WORK_CELLS_VISITED, WORK_ITEMS_VISITED, WORK_QUERIES, WORK_REBUILDS, WORK_SLICES } from './internal.js';
 
 const { SPHERE, BOX, MOVING } = BodyFlags;
 
-function addBounds(grid: Grid, eid: number): void {
-  gridInsert(grid, eid, bounds, 0);
+/** Scratch bounds of the current query or item. */
+const q = new Float64Array(6);
+
+/** Most slices (items, and queries) per tick beyond which moving bodies are no longer split. */
+const SLICE_BUDGET = 1 << 20;
+
+/**
+ * Whether `bounds` equals `stored[o .. o + 6]` (NaN equals NaN: an unchanged bad box is unchanged).
+ * Reads the arrays: numbers passed to a function that is not inlined would be boxed.
+ */
+function sameBounds(stored: Float64Array, o: number): boolean {
+  for (let k = 0; k < 6; k++) {
+    const a = bounds[k];
+    const b = stored[o + k];
+    if (a !== b && (a === a || b === b)) return false;
+  }
+  return true;
 }
 
-/** Mean of the largest bounds side over the bodies with flag `want` (spheres: swept bounds). */
-function meanSize(physics: Physics, want: number): number {
-  const { flags, maxEid } = internalsOf(physics);
-  let sum = 0;
-  let n = 0;
-  for (let eid = 1; eid <= maxEid; eid++) {
+/**
+ * Checks the static boxes against their bucketed bounds: with `validate`, each box's fields (the
+ * full check, which names the field, for a box that fails the fast one); a box whose bounds moved
+ * marks the static grid for re-bucketing. Skipped when a re-bucketing is due anyway (it validates).
+ */
+function checkStatic(physics: Physics): void {
+  const internal = internalsOf(physics);
+  if (internal.staticDirty) return;
+  const { flags, staticGrid: g } = internal;
+  const { Position: p, Box: box } = physics.components;
+  const validate = physics.validate;
+  const stored = g.bounds;
+  for (let i = 0; i < g.count; i++) {
+    const eid = g.ids[i];
     const f = flags[eid];
-    if ((f & want) === 0) continue;
-    if ((f & SPHERE) !== 0) sphereBounds(physics, eid, f, physics.continuous);
-    else boxBounds(physics, eid, f, physics.continuous);
-    const size = Math.max(bounds[3] - bounds[0], bounds[4] - bounds[1], bounds[5] - bounds[2]);
-    if (size - size === 0) {
-      sum += size;
-      n++;
+    if (validate) {
+      const qx = box.qx[eid], qy = box.qy[eid], qz = box.qz[eid], qw = box.qw[eid];
+      const n2 = qx * qx + qy * qy + qz * qz + qw * qw;
+      const hx = box.hx[eid], hy = box.hy[eid], hz = box.hz[eid];
+      const finite = p.x[eid] * 0 + p.y[eid] * 0 + p.z[eid] * 0 + hx * 0 + hy * 0 + hz * 0 === 0;
+      if (!(finite && hx >= 0 && hy >= 0 && hz >= 0 && n2 > 1e-12 && n2 !== Infinity)) validateBody(physics, eid, f);
+    }
+    boxBounds(physics, eid, f, false);
+    if (!sameBounds(stored, 6 * i)) {
+      internal.staticDirty = true;
+      if (!validate) return;
     }
   }
-  return n > 0 ? sum / n : 0;
+}
+
+/** Throws for a moving body whose motion over the tick (velocity × dt) is not finite. */
+function motionError(physics: Physics, eid: number): never {
+  const { Velocity: v } = physics.components;
+  const dt = physics.dt;
+  const axis = !(v.x[eid] * dt - v.x[eid] * dt === 0) ? 'x' : !(v.y[eid] * dt - v.y[eid] * dt === 0) ? 'y' : 'z';
+  throw new PhysicsInputError({
+    eid,
+    field: `Velocity.${axis}`,
+    problem: `velocity × dt overflows: ${v[axis][eid]} × ${dt} is not finite`,
+  });
 }
 
 /**
- * Default cell size: three times the mean swept sphere size, else twice the mean box size, else 1.
- * Static boxes are grown by the sphere margin, so sphere queries stay single-cell lookups at any
- * cell size; larger cells mean fewer entries and a smaller table but more boxes per lookup. Measured
- * on the arena (side by side, one process): against 2× it is ~10% slower at 10,000 spheres and about
- * twice as fast at 100,000, where a 2× table no longer fits in cache.
- */
-function chooseCellSize(physics: Physics): number {
-  let size = 3 * meanSize(physics, SPHERE);
-  if (!(size > 0)) size = 2 * meanSize(physics, BOX);
-  return size > 0 && size - size === 0 ? size : 1;
-}
-
-/**
- * One pass over the bodies: with `physics.validate`, checks every sphere and moving box (static boxes
- * when re-bucketed) — a fast test of positions, velocities and radii, and the full check (which names
- * the field) for a body that fails it and for moving boxes. Returns whether some sphere may collide
- * with another sphere (the OR of sphere groups meets the OR of sphere masks).
+ * One pass over the bodies: with `physics.validate`, checks every sphere and moving box — a fast
+ * test of positions, motions (velocity × dt) and radii, and the full check (which names the field)
+ * for a body that fails it and for moving boxes. Adds each sphere's extent to the size statistics.
+ * Returns whether some sphere may collide with another sphere (the OR of sphere groups meets the
+ * OR of sphere masks).
  */
 function scanBodies(physics: Physics): boolean {
-  const { flags, maxEid } = internalsOf(physics);
+  const internal = internalsOf(physics);
+  const { flags, maxEid, sizes } = internal;
   const { Position: p, Velocity: v, Sphere: s, CollisionFilter: filter } = physics.components;
   const px = p.x, py = p.y, pz = p.z, vx = v.x, vy = v.y, vz = v.z, radius = s.radius;
   const group = filter.group, mask = filter.mask;
   const validate = physics.validate;
+  const dt = physics.dt;
+  const swept = physics.continuous ? 1 : 0;
   let groups = 0;
   let masks = 0;
+  let bodies = 0;
+  let movingBoxes = 0;
+  sizeStatsClear(sizes);
   for (let eid = 1; eid <= maxEid; eid++) {
     const f = flags[eid];
+    if ((f & (SPHERE | BOX)) !== 0) bodies++;
     if ((f & SPHERE) !== 0) {
       groups |= group[eid];
       masks |= mask[eid];
+      const x = px[eid], y = py[eid], z = pz[eid], r = radius[eid];
+      const moving = (f & MOVING) !== 0;
+      const mx = moving ? vx[eid] * dt : 0, my = moving ? vy[eid] * dt : 0, mz = moving ? vz[eid] * dt : 0;
+      if (validate && !(x * 0 + y * 0 + z * 0 + mx * 0 + my * 0 + mz * 0 === 0 && r >= 0 && r !== Infinity)) {
+        validateBody(physics, eid, f);
+        motionError(physics, eid);
+      }
+      const ax = Math.abs(mx), ay = Math.abs(my), az = Math.abs(mz);
+      const pad = BOUNDS_PAD * (1 + Math.abs(x) + Math.abs(y) + Math.abs(z) + 3 * r + ax + ay + az);
+      sizeIn[0] = 2 * (r + pad) + swept * (ax > ay ? (ax > az ? ax : az) : ay > az ? ay : az);
+      sizeStatsAdd(sizes);
+    } else if ((f & (BOX | MOVING)) === (BOX | MOVING)) {
+      movingBoxes++;
       if (!validate) continue;
-      let z = px[eid] * 0 + py[eid] * 0 + pz[eid] * 0;
-      if ((f & MOVING) !== 0) z += vx[eid] * 0 + vy[eid] * 0 + vz[eid] * 0;
-      const r = radius[eid];
-      if (z === 0 && r >= 0 && r !== Infinity) continue;
       validateBody(physics, eid, f);
-    } else if (validate && (f & (BOX | MOVING)) === (BOX | MOVING)) validateBody(physics, eid, f);
+      const t = v.x[eid] * dt + v.y[eid] * dt + v.z[eid] * dt;
+      if (!(t - t === 0)) motionError(physics, eid);
+    }
   }
+  internal.sliceCap = 31 - Math.clz32(bodies);
+  internal.movingBoxes = movingBoxes;
   return (groups & masks) !== 0;
 }
 
-/** Largest half side of any sphere's (swept) bounds: the static grid's Minkowski margin. */
-function maxSphereHalfSize(physics: Physics): number {
-  const { flags, maxEid } = internalsOf(physics);
-    let half = 0;
-  for (let eid = 1; eid <= maxEid; eid++) {
-    const f = flags[eid];
-    if ((f & SPHERE) === 0) continue;
-    sphereBounds(physics, eid, f, physics.continuous);
-    const h = 0.5 * Math.max(bounds[3] - bounds[0], bounds[4] - bounds[1], bounds[5] - bounds[2]);
-    if (h > half) half = h;
+/**
+ * Applies the cell size and margin policy (src/broadphase/policy.ts). A steady tick compares bucket
+ * indices only (integers: no heap number is made even before V8 optimises this once-per-tick code);
+ * a tick that re-buckets the static boxes anyway (bodies added or removed, a snapshot restored, a
+ * static box changed) re-reads the current cell side, so the choice depends on the state alone.
+ */
+function updatePolicy(physics: Physics): void {
+  const internal = internalsOf(physics);
+  const { sizes, buckets, staticGrid, dynamicGrid } = internal;
+  sizeStatsBuckets(sizes, buckets);
+  const median = buckets[B_MEDIAN];
+  const cover = buckets[B_COVER];
+  let dirty = internal.staticDirty;
+  if (dirty) internal.cellBucket = internal.cellSize > 0 ? bucketOf(internal.cellSize / CELL_PER_EXTENT) : -1;
+  if (median >= 0) {
+    const cell = internal.cellBucket;
+    if (!internal.cellSizeFixed && (cell < 0 || median > cell + DRIFT_BUCKETS || median < cell - DRIFT_BUCKETS)) {
+      internal.cellSize = cellFor(sizes, median);
+      internal.cellBucket = median;
+      dirty = true;
+    }
+    if (dirty || cover > internal.marginBucket || cover < internal.marginBucket - DRIFT_BUCKETS) {
+      gridSetMargin(staticGrid, marginFor(sizes, cover, internal.cellSize || 1));
+      internal.marginBucket = cover;
+      dirty = true;
+    }
   }
-  return half;
+  if (!dirty) return;
+  gridSetCellSize(staticGrid, internal.cellSize || 1);
+  gridSetCellSize(dynamicGrid, internal.cellSize || 1);
+  internal.staticDirty = true;
 }
 
-/**
- * Re-buckets the static boxes, grown by a margin of 1.25 × the largest sphere's half size (at most
- * one cell), so that almost every sphere query is a single cell lookup (see `gridSetMargin`).
- */
+/** Re-buckets the static boxes (validating each with `validate`). */
 function rebuildStatic(physics: Physics): void {
   const internal = internalsOf(physics);
   const { flags, maxEid, staticGrid } = internal;
   gridClear(staticGrid);
-  gridSetMargin(staticGrid, Math.min(1.25 * maxSphereHalfSize(physics), internal.cellSize));
   for (let eid = 1; eid <= maxEid; eid++) {
     const f = flags[eid];
     if ((f & BOX) === 0 || (f & (MOVING | SPHERE)) !== 0) continue;
     if (physics.validate) validateBody(physics, eid, f);
     boxBounds(physics, eid, f, false);
-    addBounds(staticGrid, eid);
+    gridInsert(staticGrid, eid, bounds, 0);
   }
   gridBuild(staticGrid);
   internal.staticDirty = false;
+  internal.work[WORK_REBUILDS]++;
 }
 
-/** Buckets moving boxes, and spheres when some sphere may collide with another sphere. */
+/**
+ * Loads a body into `sliceBody`: centre, padded half sizes (as `bodies.ts` pads bounds), motion over
+ * the tick (0 unless moving with continuous contacts), and the slice length: one cell, or the body's
+ * own size when larger (a slice shorter than the body would only repeat it). Spheres read their
+ * fields; boxes go through their unswept world bounds.
+ */
+function loadBody(physics: Physics, eid: number, f: number): void {
+  const { Position: p, Velocity: v, Sphere: s } = physics.components;
+  const t = (f & MOVING) !== 0 && physics.continuous ? physics.dt : 0;
+  const b = sliceBody;
+  const mx = t === 0 ? 0 : v.x[eid] * t, my = t === 0 ? 0 : v.y[eid] * t, mz = t === 0 ? 0 : v.z[eid] * t;
+  b[S_MX] = mx;
+  b[S_MX + 1] = my;
+  b[S_MX + 2] = mz;
+  const cell = internalsOf(physics).dynamicGrid.cellSize;
+  if ((f & SPHERE) !== 0) {
+    const x = p.x[eid], y = p.y[eid], z = p.z[eid], r = s.radius[eid];
+    const h = r + BOUNDS_PAD * (1 + Math.abs(x) + Math.abs(y) + Math.abs(z) + 3 * r + Math.abs(mx) + Math.abs(my) + Math.abs(mz));
+    b[S_CX] = x;
+    b[S_CX + 1] = y;
+    b[S_CX + 2] = z;
+    b[S_HX] = h;
+    b[S_HX + 1] = h;
+    b[S_HX + 2] = h;
+    b[S_SIDE] = 2 * h > cell ? 2 * h : cell;
+    return;
+  }
+  boxBounds(physics, eid, f, false);
+  const pad = BOUNDS_PAD * (Math.abs(mx) + Math.abs(my) + Math.abs(mz));
+  let side = cell;
+  for (let a = 0; a < 3; a++) {
+    const h = (bounds[a + 3] - bounds[a]) * 0.5;
+    b[S_CX + a] = bounds[a] + h;
+    b[S_HX + a] = h * (1 + 1e-15) + pad;
+    if (2 * h > side) side = 2 * h;
+  }
+  b[S_SIDE] = side;
+}
+
+/** Buckets moving boxes, and spheres when some sphere may collide with another sphere (sliced). */
 function rebuildDynamic(physics: Physics, sphereSphere: boolean): void {
-  const { flags, maxEid, dynamicGrid } = internalsOf(physics);
+  const internal = internalsOf(physics);
+  const { flags, maxEid, dynamicGrid, work } = internal;
   gridClear(dynamicGrid);
+  if (!sphereSphere && internal.movingBoxes === 0) return;
   for (let eid = 1; eid <= maxEid; eid++) {
     const f = flags[eid];
-    if ((f & SPHERE) !== 0) {
-      if (!sphereSphere) continue;
-      sphereBounds(physics, eid, f, physics.continuous);
-    } else if ((f & (BOX | MOVING)) === (BOX | MOVING)) {
-      boxBounds(physics, eid, f, physics.continuous);
-    } else continue;
-    addBounds(dynamicGrid, eid);
+    if ((f & SPHERE) !== 0 ? !sphereSphere : (f & (BOX | MOVING)) !== (BOX | MOVING)) continue;
+    loadBody(physics, eid, f);
+    let d = sliceDepth(internal.sliceCap);
+    if (d > 0 && work[WORK_SLICES] + (1 << d) > SLICE_BUDGET) d = 0;
+    const n = 1 << d;
+    for (let j = 0; j < n; j++) {
+      sliceBounds(d, j, q, 0);
+      gridInsertSlice(dynamicGrid, eid, q, 0, d === 0 ? WHOLE_TICK : n + j);
+    }
+    work[WORK_SLICES] += n;
   }
   gridBuild(dynamicGrid);
 }
 
-/** Sorts `ids[0..n)` ascending (insertion sort: candidate runs are short). */
-function sortIds(ids: Int32Array, n: number): void {
-  for (let i = 1; i < n; i++) {
-    const v = ids[i];
-    let j = i - 1;
-    while (j >= 0 && ids[j] > v) {
-      ids[j + 1] = ids[j];
-      j--;
-    }
-    ids[j + 1] = v;
-  }
+/** Throws when this tick's candidate pairs would exceed the contact budget, at sphere `a`. */
+function budgetError(physics: Physics, a: number, candidates: number): never {
+  const internal = internalsOf(physics);
+  const budget = internal.contactBudget;
+  throw new PhysicsInputError({
+    eid: a,
+    field: 'options.contactBudget',
+    problem: `this tick has more than ${budget} candidate contact pairs (the contact budget): ${internal.pairs.count} listed ` +
+      `before entity ${a}, which adds up to ${candidates} more. Spread the bodies out, filter pairs (CollisionFilter), or raise contactBudget`,
+  });
 }
 
 /** Appends the pairs of sphere `a` with its candidates that pass the filters. */
@@ -152,58 +274,99 @@ function emitPairs(physics: Physics, a: number): void {
   const { flags, query, pairs } = internal;
   const { group, mask } = physics.components.CollisionFilter;
   const ids = query.ids;
-  sortIds(ids, query.count);
+  const n = sortUniqueIds(ids, query.count);
+  const budget = internal.contactBudget;
   const ga = group[a];
   const ma = mask[a];
-  for (let k = 0; k < query.count; k++) {
+  for (let k = 0; k < n; k++) {
     const b = ids[k];
     if (b === a || ((flags[b] & SPHERE) !== 0 && b < a)) continue;
     if ((ga & mask[b]) === 0 || (group[b] & ma) === 0) continue;
+    if (pairs.count >= budget) budgetError(physics, a, n - k);
     pairListPush(pairs, a, b);
   }
 }
 
-/**
- * Runs the broadphase: fills `internalsOf(physics).pairs` with candidate pairs sorted by (a, b).
- * Throws `PhysicsInputError` for invalid bodies (see `PhysicsOptions.validate`).
- */
-export function updateBroadphase(physics: Physics): void {
+/** Queries one sphere's candidates, slice by slice of its motion, and emits its pairs. */
+function querySliced(physics: Physics, eid: number, f: number, hasDynamic: boolean): void {
   const internal = internalsOf(physics);
-  const sphereSphere = scanBodies(physics);
-  if (internal.cellSize === 0) {
-    internal.cellSize = chooseCellSize(physics);
-    internal.staticDirty = true;
+  const { staticGrid, dynamicGrid, query, work } = internal;
+  loadBody(physics, eid, f);
+  let d = sliceDepth(internal.sliceCap);
+  if (d > 0 && work[WORK_QUERIES] + (1 << d) > SLICE_BUDGET) d = 0;
+  const n = 1 << d;
+  query.count = 0;
+  for (let j = 0; j < n; j++) {
+    sliceBounds(d, j, q, 0);
+    gridQuerySlice(staticGrid, query, q, 0, WHOLE_TICK);
+    if (hasDynamic) gridQuerySlice(dynamicGrid, query, q, 0, d === 0 ? WHOLE_TICK : n + j);
   }
-  if (internal.staticGrid.cellSize !== internal.cellSize) {
-    gridSetCellSize(internal.staticGrid, internal.cellSize);
-    gridSetCellSize(internal.dynamicGrid, internal.cellSize);
-    internal.staticDirty = true;
-  }
-  if (internal.staticDirty) rebuildStatic(physics);
-  rebuildDynamic(physics, sphereSphere);
-  const { flags, maxEid, staticGrid, dynamicGrid, query } = internal;
-  internal.pairs.count = 0;
+  work[WORK_QUERIES] += n;
+  if (query.count > 0) emitPairs(physics, eid);
+}
+
+/**
+ * Every sphere's queries. The common case (a motion no longer than a cell: one slice) is inline:
+ * the swept bounds as `bodies.ts` writes them, one lookup per grid; longer motions go slice by slice.
+ */
+function querySpheres(physics: Physics): void {
+  const internal = internalsOf(physics);
+  const { flags, maxEid, staticGrid, dynamicGrid, query, work } = internal;
   const { Position: p, Velocity: v, Sphere: s } = physics.components;
   const px = p.x, py = p.y, pz = p.z, vx = v.x, vy = v.y, vz = v.z, radius = s.radius;
   const dt = physics.continuous ? physics.dt : 0;
+  const side = dynamicGrid.cellSize;
   const hasDynamic = dynamicGrid.count > 0;
+  let queries = 0;
   for (let eid = 1; eid <= maxEid; eid++) {
     const f = flags[eid];
     if ((f & SPHERE) === 0) continue;
-    // The sphere's (swept) bounds, as `sphereBounds` computes them, inline in this hot loop.
     const t = (f & MOVING) !== 0 ? dt : 0;
     const x = px[eid], y = py[eid], z = pz[eid], r = radius[eid];
     const mx = vx[eid] * t, my = vy[eid] * t, mz = vz[eid] * t;
-    const pad = BOUNDS_PAD * (1 + Math.abs(x) + Math.abs(y) + Math.abs(z) + 3 * r + Math.abs(mx) + Math.abs(my) + Math.abs(mz));
-    bounds[0] = x - r + (mx < 0 ? mx : 0) - pad;
-    bounds[1] = y - r + (my < 0 ? my : 0) - pad;
-    bounds[2] = z - r + (mz < 0 ? mz : 0) - pad;
-    bounds[3] = x + r + (mx > 0 ? mx : 0) + pad;
-    bounds[4] = y + r + (my > 0 ? my : 0) + pad;
-    bounds[5] = z + r + (mz > 0 ? mz : 0) + pad;
+    const ax = Math.abs(mx), ay = Math.abs(my), az = Math.abs(mz);
+    if (!(ax <= side && ay <= side && az <= side)) {
+      work[WORK_QUERIES] = queries;
+      querySliced(physics, eid, f, hasDynamic);
+      queries = work[WORK_QUERIES];
+      continue;
+    }
+    const pad = BOUNDS_PAD * (1 + Math.abs(x) + Math.abs(y) + Math.abs(z) + 3 * r + ax + ay + az);
+    q[0] = x - r + (mx < 0 ? mx : 0) - pad;
+    q[1] = y - r + (my < 0 ? my : 0) - pad;
+    q[2] = z - r + (mz < 0 ? mz : 0) - pad;
+    q[3] = x + r + (mx > 0 ? mx : 0) + pad;
+    q[4] = y + r + (my > 0 ? my : 0) + pad;
+    q[5] = z + r + (mz > 0 ? mz : 0) + pad;
     query.count = 0;
-    gridQueryBounds(staticGrid, query, bounds, 0);
-    if (hasDynamic) gridQueryBounds(dynamicGrid, query, bounds, 0);
+    gridQuerySlice(staticGrid, query, q, 0, WHOLE_TICK);
+    if (hasDynamic) gridQuerySlice(dynamicGrid, query, q, 0, WHOLE_TICK);
+    queries++;
     if (query.count > 0) emitPairs(physics, eid);
   }
+  work[WORK_QUERIES] = queries;
+}
+
+/**
+ * Runs the broadphase: fills `internalsOf(physics).pairs` with candidate pairs sorted by (a, b).
+ * Throws `PhysicsInputError` for invalid bodies (see `PhysicsOptions.validate`) and when the pairs
+ * exceed `contactBudget`.
+ */
+export function updateBroadphase(physics: Physics): void {
+  const internal = internalsOf(physics);
+  const { staticGrid, dynamicGrid, work } = internal;
+  staticGrid.work.fill(0);
+  dynamicGrid.work.fill(0);
+  work[WORK_QUERIES] = 0;
+  work[WORK_SLICES] = 0;
+  internal.pairs.count = 0;
+  checkStatic(physics);
+  const sphereSphere = scanBodies(physics);
+  updatePolicy(physics);
+  if (internal.staticDirty) rebuildStatic(physics);
+  rebuildDynamic(physics, sphereSphere);
+  querySpheres(physics);
+  work[WORK_CANDIDATES] = internal.pairs.count;
+  work[WORK_CELLS_VISITED] = staticGrid.work[WORK_CELLS] + dynamicGrid.work[WORK_CELLS];
+  work[WORK_ITEMS_VISITED] = staticGrid.work[WORK_ITEMS] + dynamicGrid.work[WORK_ITEMS];
 }

@@ -6,12 +6,14 @@
  */
 import { observe, onAdd, onRemove, type World } from 'bitecs';
 import { createComponents, growStore, type PhysicsComponents } from '../../components/index.js';
-import { gridCreate, queryOutCreate } from '../broadphase/grid.js';
+import { gridCreate } from '../broadphase/grid.js';
+import { sizeStatsCreate } from '../broadphase/policy.js';
+import { queryOutCreate } from '../broadphase/query.js';
 import { HAS_CONTACT } from './contactComponent.js';
 import { PhysicsInputError } from './errors.js';
 import { contactListCreate, idListCreate, idListPush, pairListCreate } from './lists.js';
 import { BodyFlags, type Physics, type PhysicsOptions } from './types.js';
-import { INTERNAL, internalsOf, type PhysicsState } from './internal.js';
+import { INTERNAL, internalsOf, WORK_SLOTS, type PhysicsState } from './internal.js';
 
 const { SPHERE, BOX, MOVING, SENSOR, FILTER } = BodyFlags;
 const DEFAULT_GROUP = 1;
@@ -27,12 +29,35 @@ function validateOptions(o: PhysicsOptions): void {
   checkOption('dt', o.dt, (v) => Number.isFinite(v) && v > 0, 'must be a finite number > 0 (seconds)');
   checkOption('capacity', o.capacity, (v) => Number.isInteger(v) && v > 0 && v <= 1 << 24, 'must be an integer in 1..2^24');
   checkOption('cellSize', o.cellSize, (v) => Number.isFinite(v) && v > 0, 'must be a finite number > 0 (length units)');
+  checkOption('contactBudget', o.contactBudget, (v) => Number.isInteger(v) && v > 0, 'must be an integer > 0 (candidate contact pairs per tick)');
   for (const key of ['position', 'velocity'] as const) {
     const s = o[key];
     if (s !== undefined && !(s && s.x && s.y && s.z)) {
       throw new PhysicsInputError({ field: `options.${key}`, problem: 'must be an object of x, y, z arrays indexed by entity id', source: 'createPhysics' });
     }
   }
+}
+
+/** Bytes one candidate contact may cost at its peak (pair lists, contact list, their doubling). */
+const BYTES_PER_CONTACT = 256;
+/** Memory assumed where the platform does not tell (bytes). */
+const FALLBACK_MEMORY = 2 ** 31;
+
+/** The machine's memory in bytes: Node's `os.totalmem()`, a browser's `navigator.deviceMemory`, or 2 GB. */
+function machineMemory(): number {
+  const g = globalThis as { process?: { getBuiltinModule?: (id: string) => { totalmem?: () => number } | undefined }; navigator?: { deviceMemory?: number } };
+  const total = g.process?.getBuiltinModule?.('os')?.totalmem?.();
+  if (typeof total === 'number' && total > 0) return total;
+  const gb = g.navigator?.deviceMemory;
+  return typeof gb === 'number' && gb > 0 ? gb * 2 ** 30 : FALLBACK_MEMORY;
+}
+
+/**
+ * Default `contactBudget`: as many candidate contacts as fit in an eighth of the machine's memory at
+ * `BYTES_PER_CONTACT` each (about 11 million with 23 GB), at least 2^20.
+ */
+export function defaultContactBudget(): number {
+  return Math.max(2 ** 20, Math.floor(machineMemory() / 8 / BYTES_PER_CONTACT));
 }
 
 /** Grows every physics-owned array so that entity id `eid` fits. */
@@ -89,10 +114,19 @@ export function createPhysics(world: World, options: PhysicsOptions = {}): Physi
       primary: new Uint32Array(capacity),
       purgeList: idListCreate(),
       cellSize: options.cellSize ?? 0,
+      cellSizeFixed: options.cellSize !== undefined,
+      sizes: sizeStatsCreate(),
+      buckets: new Int32Array(2),
+      cellBucket: -1,
+      marginBucket: -1,
+      contactBudget: options.contactBudget ?? defaultContactBudget(),
+      sliceCap: 0,
+      movingBoxes: 0,
       staticGrid: gridCreate(options.cellSize ?? 1),
       staticDirty: true,
       dynamicGrid: gridCreate(options.cellSize ?? 1),
       query: queryOutCreate(),
+      work: new Float64Array(WORK_SLOTS),
       pairs: pairListCreate(),
       previous: pairListCreate(),
       touching: idListCreate(),
@@ -158,9 +192,9 @@ function registerObservers(physics: Physics, own: PhysicsComponents): void {
 }
 
 /**
- * Marks the static boxes as changed so the broadphase re-buckets them at the next step. Call it
- * after writing Position or Box fields of a box that has no Velocity (adding or removing bodies and
- * components is noticed by itself).
+ * Marks the static boxes as changed so the broadphase re-buckets them at the next step. A hint
+ * only: each step notices by itself a static box whose Position or Box fields were written (it
+ * compares every static box's bounds with the bucketed ones) and bodies added or removed.
  */
 export function markStaticDirty(physics: Physics): void {
   internalsOf(physics).staticDirty = true;

@@ -4,7 +4,9 @@
  * modules of src/world reach it through {@link internalsOf}. Tests that need it import it from here.
  * @module
  */
-import type { Grid, QueryOut } from '../broadphase/grid.js';
+import type { Grid } from '../broadphase/grid.js';
+import type { SizeStats } from '../broadphase/policy.js';
+import type { QueryOut } from '../broadphase/query.js';
 import type { IdList, PairList, Physics } from './types.js';
 
 /** The key of the internal state on a physics instance. */
@@ -21,11 +23,29 @@ export interface PhysicsInternal {
   /** Per entity: index in `contacts` of its primary contact this tick (valid while touching). */
   primary: Uint32Array;
   purgeList: IdList;
+  /** Level-0 cell side of both grids (length units); 0 until chosen (see src/broadphase/policy.ts). */
   cellSize: number;
+  /** Whether `cellSize` was given as an option (then never re-chosen). */
+  cellSizeFixed: boolean;
+  /** Extents of this tick's spheres, for the cell size policy. */
+  sizes: SizeStats;
+  /** Median and cover buckets of `sizes` (slots B_MEDIAN, B_COVER of policy.ts). */
+  buckets: Int32Array;
+  /** Size bucket the cell side was chosen for (−1: none), and the margin's cover bucket. */
+  cellBucket: number;
+  marginBucket: number;
+  /** Moving boxes seen by this tick's scan. */
+  movingBoxes: number;
+  /** Deepest time split of a moving body this tick (log2 of the body count, see slices.ts). */
+  sliceCap: number;
+  /** Most candidate pairs one tick may list (`PhysicsOptions.contactBudget`). */
+  contactBudget: number;
   staticGrid: Grid;
   staticDirty: boolean;
   dynamicGrid: Grid;
   query: QueryOut;
+  /** The broadphase's work counters of the last tick (slots `WORK_*`), deterministic. */
+  work: Float64Array;
   /** Candidate pairs from the broadphase, sorted by (a, b). */
   pairs: PairList;
   /** Previous tick's contact pairs. */
@@ -36,6 +56,21 @@ export interface PhysicsInternal {
   touchingNext: IdList;
   unobserve: Array<() => void>;
 }
+
+/** Slot of `work`: candidate pairs listed. */
+export const WORK_CANDIDATES = 0;
+/** Slot of `work`: grid buckets looked up by the queries (both grids). */
+export const WORK_CELLS_VISITED = 1;
+/** Slot of `work`: grid entries examined by the queries (both grids). */
+export const WORK_ITEMS_VISITED = 2;
+/** Slot of `work`: grid queries (one per sphere slice). */
+export const WORK_QUERIES = 3;
+/** Slot of `work`: dynamic grid items (one per moving-body slice). */
+export const WORK_SLICES = 4;
+/** Slot of `work`: static grid rebuilds since the instance was created (cumulative). */
+export const WORK_REBUILDS = 5;
+/** Number of slots of `work`. */
+export const WORK_SLOTS = 6;
 
 /** A physics instance as src/world builds it: the public fields and the internal state. */
 export type PhysicsState = Physics & { readonly [INTERNAL]: PhysicsInternal };

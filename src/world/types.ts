@@ -13,10 +13,17 @@ export interface PhysicsOptions {
   /** Initial entity-id capacity of the component arrays; they grow by doubling. Default 1024. */
   capacity?: number;
   /**
-   * Broadphase cell side in length units (> 0). Default: chosen at the first step from the shapes
-   * (three times the mean sphere swept diameter, or twice the mean box size without spheres).
+   * Broadphase cell side in length units (> 0), fixed. Default: chosen from the spheres present
+   * (twice their median swept size) and chosen again whenever that drifts by more than 2×.
    */
   cellSize?: number;
+  /**
+   * Most candidate contact pairs one tick may list (an integer > 0); beyond it `step` throws a
+   * `PhysicsInputError` naming the count instead of running out of memory. Default: what fits in an
+   * eighth of the machine's memory at 256 bytes per pair (`os.totalmem()` in Node,
+   * `navigator.deviceMemory` in a browser, else 2 GB), at least 2^20.
+   */
+  contactBudget?: number;
   /** Swept (continuous) contacts over each tick's motion: no tunnelling. Default true. */
   continuous?: boolean;
   /** Move positions by velocity × dt after detection. Default true. */

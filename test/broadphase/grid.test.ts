@@ -1,12 +1,17 @@
 /**
  * Unit and property tests of the broadphase grid through its public functions (gridCreate, gridAdd,
- * gridBuild, gridQuery, gridClear, queryOutCreate): a query returns exactly the items whose closed
- * bounds overlap its own, each once, for any mix of tiny, large, huge (1e300), far-away (beyond the
- * ±2^30 cell clamp) and flat bounds, at any cell size, without long loops.
+ * gridBuild, gridQuery, gridClear, queryOutCreate, and the time-sliced gridInsertSlice /
+ * gridQuerySlice): a query returns exactly the items whose closed bounds overlap its own (and whose
+ * slices meet), each once, for any mix of tiny, large, huge (1e300), far-away (cell coordinates
+ * beyond 2^31, hashed at full precision), flat and malformed bounds, at any cell size, without long
+ * loops; the grid's work counters show that far-away items keep cells of their own.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { gridAdd, gridBuild, gridClear, gridCreate, gridQuery, queryOutCreate, type Grid, type QueryOut } from '../../src/broadphase/index.js';
+import {
+  gridAdd, gridBuild, gridClear, gridCreate, gridInsertSlice, gridQuery, gridQuerySlice, queryOutCreate, slicesMeet, WHOLE_TICK, type Grid, type QueryOut,
+} from '../../src/broadphase/index.js';
+import { WORK_ITEMS } from '../../src/broadphase/grid.js';
 
 type B = [number, number, number, number, number, number];
 
@@ -90,7 +95,7 @@ describe('grid unit tests', () => {
     expectExact(g, items, [-49, 0.05, 0.05, 49, 0.05, 0.05]);
   });
 
-  it('huge bounds (±1e300) and far-away items (1e15, beyond the ±2^30 cell clamp) are found exactly and quickly', () => {
+  it('huge bounds (±1e300) and far-away items (1e15: cell coordinates beyond 2^31) are found exactly and quickly', () => {
     const items: B[] = [
       [-1e300, -1e300, -1e300, 1e300, 1e300, 1e300],
       cube(1e15, 1e15, 1e15, 1),
@@ -130,12 +135,23 @@ describe('grid unit tests', () => {
     expect(performance.now() - t0).toBeLessThan(1000);
   });
 
-  it('thousands of items clamped into the same far-away cell are still filtered by their bounds', () => {
+  it('regression: thousands of far-away items (2e12, cell 1) keep cells of their own; a point query examines a few entries, not all', () => {
+    // The grid of issue 11 clamped cell coordinates to ±2^30: all 2000 items shared one cell.
     const items: B[] = [];
     for (let i = 0; i < 2000; i++) items.push(cube(2e12 + i * 1000, 2e12, 2e12, 1));
     const g = build(1, items);
-    expectExact(g, items, cube(2e12 + 500 * 1000, 2e12, 2e12, 2));
+    g.work.fill(0);
+    expectExact(g, items, cube(2e12 + 500 * 1000, 2e12, 2e12, 0.5));
+    expect(g.work[WORK_ITEMS]).toBeLessThan(64); // clamped: 2000 per cell looked up
     expectExact(g, items, [2e12, 2e12, 2e12, 2e12 + 10_000, 2e12, 2e12]);
+  });
+
+  it('regression: an item with inverted bounds (a negative radius) leaves every other item exact', () => {
+    // It used to add a negative entry count: a 16-bucket table, and entries written past the end.
+    const items: B[] = [];
+    for (let i = 0; i < 200; i++) items.push([i * 2, 0, 0, i * 2 + 1, 1, 1]);
+    const g = build(1, [...items, [5 + 1e6, 5 + 1e6, 5 + 1e6, 5 - 1e6, 5 - 1e6, 5 - 1e6]]);
+    for (let i = 0; i < 200; i += 7) expect(run(g, [i * 2 + 0.5, 0.5, 0.5, i * 2 + 0.5, 0.5, 0.5]), `item ${i + 1}`).toEqual([i + 1]);
   });
 });
 
@@ -173,6 +189,39 @@ describe('grid property: query = brute-force overlap, each id once', () => {
         },
       ),
       { seed: 4242, numRuns: 400, interruptAfterTimeLimit: 20_000 },
+    );
+  });
+});
+
+describe('time slices: gridInsertSlice / gridQuerySlice', () => {
+  it('slicesMeet: slices share a moment iff one contains the other', () => {
+    expect(slicesMeet(WHOLE_TICK, 5)).toBe(true);
+    expect(slicesMeet(2, 5)).toBe(true); // [0, 1/2) contains [1/4, 1/2)
+    expect(slicesMeet(3, 5)).toBe(false); // [1/2, 1) and [1/4, 1/2)
+    expect(slicesMeet(4, 5)).toBe(false);
+    expect(slicesMeet(10, 5)).toBe(true); // [1/4, 3/8) in [1/4, 1/2)
+  });
+
+  it('property: a sliced query returns exactly the items that overlap it and whose slice meets its own (seed 99)', () => {
+    const slice = fc.integer({ min: 0, max: 3 }).chain((d) => fc.integer({ min: 0, max: (1 << d) - 1 }).map((j) => (1 << d) + j));
+    const item = fc.tuple(fc.double({ min: -10, max: 10, noNaN: true }), fc.double({ min: -10, max: 10, noNaN: true }), fc.double({ min: 0, max: 3, noNaN: true }), slice);
+    fc.assert(
+      fc.property(fc.constantFrom(0.5, 1, 4), fc.array(item, { maxLength: 60 }), fc.array(item, { minLength: 1, maxLength: 10 }), (cell, items, queries) => {
+        const g = gridCreate(cell, 2);
+        const boxes = items.map(([x, y, h]): B => cube(x, y, 0, h));
+        boxes.forEach((b, i) => gridInsertSlice(g, i + 1, Float64Array.from(b), 0, items[i][3]));
+        gridBuild(g);
+        const out = queryOutCreate();
+        for (const [x, y, h, s] of queries) {
+          const q = cube(x, y, 0, h);
+          out.count = 0;
+          gridQuerySlice(g, out, Float64Array.from(q), 0, s);
+          const got = Array.from(out.ids.subarray(0, out.count)).sort((a, b) => a - b);
+          const want = boxes.flatMap((b, i) => (overlaps(b, q) && slicesMeet(items[i][3], s) ? [i + 1] : []));
+          expect(got).toEqual(want);
+        }
+      }),
+      { seed: 99, numRuns: 300 },
     );
   });
 });
