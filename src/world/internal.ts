@@ -5,6 +5,7 @@
  * @module
  */
 import type { Grid, QueryOut } from '../broadphase/grid.js';
+import { PhysicsInputError } from './errors.js';
 import type { IdList, PairList, Physics } from './types.js';
 
 /** The key of the internal state on a physics instance. */
@@ -35,6 +36,8 @@ export interface PhysicsInternal {
   /** Scratch: entities touching this tick. */
   touchingNext: IdList;
   unobserve: Array<() => void>;
+  /** Set by `destroyPhysics`: every helper and step then throws. */
+  destroyed: boolean;
 }
 
 /** A physics instance as src/world builds it: the public fields and the internal state. */
@@ -48,4 +51,15 @@ export function internalsOf(physics: Physics): PhysicsInternal {
 /** Sets the tick counter (the one writer: the narrowphase counts ticks, a snapshot restores them). */
 export function setTick(physics: Physics, tick: number): void {
   (physics as { tick: number }).tick = tick;
+}
+
+/**
+ * Throws `PhysicsInputError` when `physics` was destroyed (`destroyPhysics`): its observers are gone,
+ * so bodies added to it would be ignored and their writes land beyond its stores. `source` names
+ * the function called (undefined for `step` and the systems).
+ */
+export function checkLive(physics: Physics, source: string | undefined): void {
+  if (internalsOf(physics).destroyed) {
+    throw new PhysicsInputError({ field: 'physics', problem: 'this instance was destroyed by destroyPhysics; create a new one with createPhysics', source });
+  }
 }
