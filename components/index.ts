@@ -53,7 +53,7 @@ export interface BoxComponent {
  * - `px, py, pz`: the contact point in the world at the time of impact (on the surface of the pair's
  *   second body b, as in the world contact list).
  * - `toi`: fraction of the tick in [0, 1] at which the two first touch (0 = touching at its start).
- * - `count`: how many contacts this entity has this tick.
+ * - `count`: how many contacts this entity has this tick (uint32).
  * Normal, depth and toi are float32 (display and gameplay precision); the point is float64. The world
  * contact list (`physics.contacts`) has every contact in float64.
  */
@@ -67,7 +67,7 @@ export interface ContactComponent {
   py: Float64Array;
   pz: Float64Array;
   toi: Float32Array;
-  count: Uint16Array;
+  count: Uint32Array;
 }
 
 /**
@@ -135,7 +135,7 @@ export function createComponents(capacity: number): PhysicsComponents {
     Box: { hx: f64(), hy: f64(), hz: f64(), qx: f64(), qy: f64(), qz: f64(), qw: f64() },
     Contact: {
       other: new Uint32Array(capacity), nx: f32(), ny: f32(), nz: f32(), depth: f32(),
-      px: f64(), py: f64(), pz: f64(), toi: f32(), count: new Uint16Array(capacity),
+      px: f64(), py: f64(), pz: f64(), toi: f32(), count: new Uint32Array(capacity),
     },
     CollisionFilter: { group: new Uint32Array(capacity), mask: new Uint32Array(capacity) },
     Sensor: {},

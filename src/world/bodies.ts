@@ -24,9 +24,47 @@ function bad(v: number): boolean {
 // The checks read the stores themselves: a number passed as an argument to a function that is not
 // inlined is boxed, and moving boxes are validated every tick.
 function checkVec3(eid: number, name: string, s: Vec3Store): void {
-  if (bad(s.x[eid])) throw new PhysicsInputError({ eid, field: `${name}.x`, problem: `must be finite, got ${s.x[eid]}` });
-  if (bad(s.y[eid])) throw new PhysicsInputError({ eid, field: `${name}.y`, problem: `must be finite, got ${s.y[eid]}` });
-  if (bad(s.z[eid])) throw new PhysicsInputError({ eid, field: `${name}.z`, problem: `must be finite, got ${s.z[eid]}` });
+  checkColumn(eid, name, 'x', s.x);
+  checkColumn(eid, name, 'y', s.y);
+  checkColumn(eid, name, 'z', s.z);
+}
+
+type Column = Vec3Store['x'];
+
+function checkColumn(eid: number, name: string, axis: string, a: Column): void {
+  if (!bad(a[eid])) return;
+  const field = `${name}.${axis}`;
+  if (a[eid] === undefined && !(eid < a.length)) {
+    // Only a store passed in options can be too short: the physics grows its own.
+    throw new PhysicsInputError({
+      eid,
+      field,
+      problem: `entity id ${eid} is beyond the end of the ${name} store (length ${a.length}): a store passed as ` +
+        `options.${name.toLowerCase()} is not grown by the physics; size it for your entity ids`,
+    });
+  }
+  throw new PhysicsInputError({ eid, field, problem: `must be finite, got ${a[eid]}` });
+}
+
+/**
+ * Throws when velocity × dt (the tick's motion) overflows for finite factors (e.g. 1e300 × 1e10):
+ * the sweeps and the integration would get infinities.
+ */
+function checkMotion(physics: Physics, eid: number): void {
+  const v = physics.components.Velocity;
+  checkMotionAxis(physics, eid, 'x', v.x);
+  checkMotionAxis(physics, eid, 'y', v.y);
+  checkMotionAxis(physics, eid, 'z', v.z);
+}
+
+function checkMotionAxis(physics: Physics, eid: number, axis: string, a: Column): void {
+  const m = a[eid] * physics.dt;
+  if (m - m === 0) return;
+  throw new PhysicsInputError({
+    eid,
+    field: `Velocity.${axis}`,
+    problem: `velocity × dt overflows: ${a[eid]} × ${physics.dt} s = ${m} (the motion over one tick must be finite)`,
+  });
 }
 
 function checkExtent(eid: number, name: string, a: Float64Array): void {
@@ -34,48 +72,90 @@ function checkExtent(eid: number, name: string, a: Float64Array): void {
   if (!(v >= 0 && v !== Infinity)) throw new PhysicsInputError({ eid, field: name, problem: `must be a finite number >= 0, got ${v}` });
 }
 
+/** The problem reported for an all-zero rotation, by the helpers and by `step` alike. */
+export const ZERO_QUATERNION = 'quaternion has length 0 (identity is [0, 0, 0, 1])';
+
+function checkComponent(eid: number, name: string, a: Float64Array): void {
+  if (bad(a[eid])) throw new PhysicsInputError({ eid, field: name, problem: `must be a finite number, got ${a[eid]}` });
+}
+
+/**
+ * The rotation check shared with the helpers: every component finite, not all zero. Every such
+ * quaternion normalises to a finite unit one ({@link boxRotation} scales by its largest component
+ * first when the squared length would overflow or underflow).
+ */
+function checkRotation(physics: Physics, eid: number): void {
+  const b = physics.components.Box;
+  checkComponent(eid, 'Box.qx', b.qx);
+  checkComponent(eid, 'Box.qy', b.qy);
+  checkComponent(eid, 'Box.qz', b.qz);
+  checkComponent(eid, 'Box.qw', b.qw);
+  if (b.qx[eid] === 0 && b.qy[eid] === 0 && b.qz[eid] === 0 && b.qw[eid] === 0) {
+    throw new PhysicsInputError({ eid, field: 'Box.rotation', problem: ZERO_QUATERNION });
+  }
+}
+
 /** Throws `PhysicsInputError` naming the entity and field when a body's data is unusable. */
 export function validateBody(physics: Physics, eid: number, flags: number): void {
   const { Position: p, Velocity: v, Sphere: s, Box: b } = physics.components;
   checkVec3(eid, 'Position', p);
-  if ((flags & MOVING) !== 0) checkVec3(eid, 'Velocity', v);
+  if ((flags & MOVING) !== 0) {
+    checkVec3(eid, 'Velocity', v);
+    checkMotion(physics, eid);
+  }
   if ((flags & BodyFlags.SPHERE) !== 0) checkExtent(eid, 'Sphere.radius', s.radius);
   if ((flags & BodyFlags.BOX) !== 0) {
     checkExtent(eid, 'Box.hx', b.hx);
     checkExtent(eid, 'Box.hy', b.hy);
     checkExtent(eid, 'Box.hz', b.hz);
-    const qx = b.qx[eid], qy = b.qy[eid], qz = b.qz[eid], qw = b.qw[eid];
-    const n2 = qx * qx + qy * qy + qz * qz + qw * qw;
-    if (!(n2 > 1e-12 && n2 !== Infinity)) {
-      throw new PhysicsInputError({
-        eid,
-        field: 'Box.qx/qy/qz/qw',
-        problem: `rotation quaternion must be finite and non-zero (identity is 0, 0, 0, 1), got (${qx}, ${qy}, ${qz}, ${qw})`,
-      });
-    }
+    checkRotation(physics, eid);
   }
 }
 
+/** Squared lengths outside [2^-600, 2^600] are normalised by the scaled path (no under/overflow). */
+const SQUARED_MIN = 2 ** -600;
+
 /**
- * Writes the box's rotation, normalised, to `rotation` (validation rejects zero quaternions; an
- * unvalidated zero quaternion becomes the identity).
+ * Writes the box's rotation, normalised, to `rotation`: q / |q|, or q itself when |q|² is exactly 1.
+ * A quaternion whose squared length would overflow or lose precision (components beyond about
+ * 2^±300) is first divided by its largest component magnitude, so every finite non-zero quaternion
+ * gives a finite unit one. Validation rejects the others; an unvalidated zero or non-finite
+ * quaternion becomes the identity.
  */
 export function boxRotation(physics: Physics, eid: number): void {
   const b = physics.components.Box;
   const qx = b.qx[eid], qy = b.qy[eid], qz = b.qz[eid], qw = b.qw[eid];
   const n2 = qx * qx + qy * qy + qz * qz + qw * qw;
-  if (n2 === 1 || !(n2 > 0)) {
-    rotation[0] = n2 > 0 ? qx : 0;
-    rotation[1] = n2 > 0 ? qy : 0;
-    rotation[2] = n2 > 0 ? qz : 0;
-    rotation[3] = n2 > 0 ? qw : 1;
+  if (n2 === 1) {
+    rotation[0] = qx;
+    rotation[1] = qy;
+    rotation[2] = qz;
+    rotation[3] = qw;
     return;
   }
-  const inv = 1 / Math.sqrt(n2);
-  rotation[0] = qx * inv;
-  rotation[1] = qy * inv;
-  rotation[2] = qz * inv;
-  rotation[3] = qw * inv;
+  if (n2 >= SQUARED_MIN && n2 !== Infinity) {
+    const inv = 1 / Math.sqrt(n2);
+    rotation[0] = qx * inv;
+    rotation[1] = qy * inv;
+    rotation[2] = qz * inv;
+    rotation[3] = qw * inv;
+    return;
+  }
+  const m = Math.max(Math.abs(qx), Math.abs(qy), Math.abs(qz), Math.abs(qw));
+  if (!(m > 0 && m !== Infinity)) {
+    rotation[0] = rotation[1] = rotation[2] = 0;
+    rotation[3] = 1;
+    return;
+  }
+  rotation[0] = qx / m;
+  rotation[1] = qy / m;
+  rotation[2] = qz / m;
+  rotation[3] = qw / m;
+  const inv = 1 / Math.sqrt(rotation[0] * rotation[0] + rotation[1] * rotation[1] + rotation[2] * rotation[2] + rotation[3] * rotation[3]);
+  rotation[0] *= inv;
+  rotation[1] *= inv;
+  rotation[2] *= inv;
+  rotation[3] *= inv;
 }
 
 /** Inputs of `writeBounds`: centre (0..2), half size per axis (3..5), motion (6..8). */

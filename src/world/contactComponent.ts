@@ -24,7 +24,7 @@ function offer(physics: Physics, eid: number, other: number, i: number, sign: nu
   const primary = internalsOf(physics).primary;
   const n = C.count[eid];
   if (n === 0) idListPush(next, eid);
-  C.count[eid] = n === 0xffff ? n : n + 1;
+  C.count[eid] = n === 0xffffffff ? n : n + 1;
   if (n > 0) {
     const best = primary[eid];
     const toi = list.toi[i];

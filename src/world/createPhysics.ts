@@ -4,7 +4,7 @@
  * entity ids in ascending order, grow storage before a new id is written, and forget removed bodies.
  * @module
  */
-import { observe, onAdd, onRemove, type World } from 'bitecs';
+import { $internal, observe, onAdd, onRemove, type World } from 'bitecs';
 import { createComponents, growStore, type PhysicsComponents } from '../../components/index.js';
 import { gridCreate } from '../broadphase/grid.js';
 import { sizeStatsCreate } from '../broadphase/policy.js';
@@ -13,7 +13,7 @@ import { HAS_CONTACT } from './contactComponent.js';
 import { PhysicsInputError } from './errors.js';
 import { contactListCreate, idListCreate, idListPush, pairListCreate } from './lists.js';
 import { BodyFlags, type Physics, type PhysicsOptions } from './types.js';
-import { INTERNAL, internalsOf, WORK_SLOTS, type PhysicsState } from './internal.js';
+import { checkLive, INTERNAL, internalsOf, WORK_SLOTS, type PhysicsState } from './internal.js';
 
 const { SPHERE, BOX, MOVING, SENSOR, FILTER } = BodyFlags;
 const DEFAULT_GROUP = 1;
@@ -35,6 +35,36 @@ function validateOptions(o: PhysicsOptions): void {
     if (s !== undefined && !(s && s.x && s.y && s.z)) {
       throw new PhysicsInputError({ field: `options.${key}`, problem: 'must be an object of x, y, z arrays indexed by entity id', source: 'createPhysics' });
     }
+    if (s !== undefined && !(s.x.length === s.y.length && s.y.length === s.z.length)) {
+      throw new PhysicsInputError({
+        field: `options.${key}`,
+        problem: `x, y and z must have the same length (one entry per entity id), got ${s.x.length}, ${s.y.length}, ${s.z.length}`,
+        source: 'createPhysics',
+      });
+    }
+  }
+}
+
+/** Entity ids must stay below this (the stores are indexed by id; 2^24 ids of float64 is 128 MB per array). */
+export const MAX_ENTITY_ID = 1 << 24;
+
+/**
+ * Rejects a world whose entity index uses bitecs versioning (`withVersioning`): its recycled ids
+ * carry the version in their high bits (2^24 and above with 8 version bits), and the stores are
+ * indexed by id.
+ */
+function checkWorld(world: World): void {
+  const index = (world as { [$internal]?: { entityIndex?: { versioning?: boolean } } })[$internal]?.entityIndex;
+  if (index === undefined) {
+    throw new PhysicsInputError({ field: 'world', problem: 'must be a bitecs 0.4 world (createWorld())', source: 'createPhysics' });
+  }
+  if (index.versioning) {
+    throw new PhysicsInputError({
+      field: 'world',
+      problem: 'entity id versioning (withVersioning) is not supported: recycled ids carry the version in their high bits, ' +
+        'and the component stores are indexed by entity id; create the world without withVersioning',
+      source: 'createPhysics',
+    });
   }
 }
 
@@ -64,6 +94,13 @@ export function defaultContactBudget(): number {
 function ensureCapacity(physics: Physics, eid: number, own: PhysicsComponents): void {
   const internal = internalsOf(physics);
   if (eid < internal.capacity) return;
+  if (!(eid < MAX_ENTITY_ID)) {
+    throw new PhysicsInputError({
+      eid,
+      field: 'eid',
+      problem: `entity ids must be below 2^24 (${MAX_ENTITY_ID}): the component stores are indexed by id (a world with entity id versioning hands out such ids)`,
+    });
+  }
   let cap = internal.capacity;
   while (cap <= eid) cap *= 2;
   for (const store of Object.values(own)) growStore(store, cap);
@@ -86,6 +123,7 @@ function ensureCapacity(physics: Physics, eid: number, own: PhysicsComponents): 
  * process, one per world. Throws `PhysicsInputError` for bad options.
  */
 export function createPhysics(world: World, options: PhysicsOptions = {}): Physics {
+  checkWorld(world);
   validateOptions(options);
   const capacity = options.capacity ?? 1024;
   const own = createComponents(capacity);
@@ -132,6 +170,7 @@ export function createPhysics(world: World, options: PhysicsOptions = {}): Physi
       touching: idListCreate(),
       touchingNext: idListCreate(),
       unobserve: [],
+      destroyed: false,
     },
   };
   registerObservers(physics, own);
@@ -197,11 +236,18 @@ function registerObservers(physics: Physics, own: PhysicsComponents): void {
  * compares every static box's bounds with the bucketed ones) and bodies added or removed.
  */
 export function markStaticDirty(physics: Physics): void {
+  checkLive(physics, 'markStaticDirty');
   internalsOf(physics).staticDirty = true;
 }
 
-/** Detaches the physics instance from its world (removes its observers). */
+/**
+ * Detaches the physics instance from its world (removes its observers). Afterwards every helper,
+ * `step` and the systems throw `PhysicsInputError` for it; components added by raw bitecs calls
+ * are ignored. Calling it again does nothing.
+ */
 export function destroyPhysics(physics: Physics): void {
-  for (const off of internalsOf(physics).unobserve) off();
-  internalsOf(physics).unobserve.length = 0;
+  const internal = internalsOf(physics);
+  for (const off of internal.unobserve) off();
+  internal.unobserve.length = 0;
+  internal.destroyed = true;
 }

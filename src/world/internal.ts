@@ -7,6 +7,7 @@
 import type { Grid } from '../broadphase/grid.js';
 import type { SizeStats } from '../broadphase/policy.js';
 import type { QueryOut } from '../broadphase/query.js';
+import { PhysicsInputError } from './errors.js';
 import type { IdList, PairList, Physics } from './types.js';
 
 /** The key of the internal state on a physics instance. */
@@ -55,6 +56,8 @@ export interface PhysicsInternal {
   /** Scratch: entities touching this tick. */
   touchingNext: IdList;
   unobserve: Array<() => void>;
+  /** Set by `destroyPhysics`: every helper and step then throws. */
+  destroyed: boolean;
 }
 
 /** Slot of `work`: candidate pairs listed. */
@@ -83,4 +86,15 @@ export function internalsOf(physics: Physics): PhysicsInternal {
 /** Sets the tick counter (the one writer: the narrowphase counts ticks, a snapshot restores them). */
 export function setTick(physics: Physics, tick: number): void {
   (physics as { tick: number }).tick = tick;
+}
+
+/**
+ * Throws `PhysicsInputError` when `physics` was destroyed (`destroyPhysics`): its observers are gone,
+ * so bodies added to it would be ignored and their writes land beyond its stores. `source` names
+ * the function called (undefined for `step` and the systems).
+ */
+export function checkLive(physics: Physics, source: string | undefined): void {
+  if (internalsOf(physics).destroyed) {
+    throw new PhysicsInputError({ field: 'physics', problem: 'this instance was destroyed by destroyPhysics; create a new one with createPhysics', source });
+  }
 }

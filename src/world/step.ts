@@ -4,14 +4,37 @@
  */
 import { updateBroadphase } from './broadphase.js';
 import { applyContactComponent, updateContactData } from './contactComponent.js';
+import { PhysicsInputError } from './errors.js';
 import { clearPurged, updateNarrowphase } from './narrowphase.js';
 import { BodyFlags, type Physics } from './types.js';
-import { internalsOf, setTick } from './internal.js';
+import { checkLive, internalsOf, setTick } from './internal.js';
 
 const { SPHERE, BOX, MOVING } = BodyFlags;
 
+function checkSwitch(name: 'continuous' | 'integrate' | 'validate' | 'contactComponent', v: unknown): void {
+  if (typeof v !== 'boolean') throw new PhysicsInputError({ field: name, problem: `must be true or false, got ${String(v)}` });
+}
+
+/**
+ * Checks the fields of the instance a user may write (`dt`, `continuous`, `integrate`, `validate`,
+ * `contactComponent`) and that it was not destroyed; throws `PhysicsInputError` naming the field.
+ * A few comparisons per phase; `dt` is read here, not passed (a passed double would be boxed).
+ */
+export function checkInstance(physics: Physics): void {
+  checkLive(physics, undefined);
+  const dt = physics.dt;
+  if (!(typeof dt === 'number' && dt > 0 && dt !== Infinity)) {
+    throw new PhysicsInputError({ field: 'dt', problem: `must be a finite number > 0 (seconds), got ${String(dt)}` });
+  }
+  if (typeof physics.continuous !== 'boolean') checkSwitch('continuous', physics.continuous);
+  if (typeof physics.integrate !== 'boolean') checkSwitch('integrate', physics.integrate);
+  if (typeof physics.validate !== 'boolean') checkSwitch('validate', physics.validate);
+  if (typeof physics.contactComponent !== 'boolean') checkSwitch('contactComponent', physics.contactComponent);
+}
+
 /** Buckets bodies and lists candidate pairs (see `updateBroadphase`). */
 export function runBroadphase(physics: Physics): void {
+  checkInstance(physics);
   updateBroadphase(physics);
 }
 
@@ -20,6 +43,7 @@ export function runBroadphase(physics: Physics): void {
  * components (when `contactComponent` is on) and counts the tick.
  */
 export function runNarrowphase(physics: Physics): void {
+  checkInstance(physics);
   updateNarrowphase(physics);
   if (physics.contactComponent) {
     updateContactData(physics);
@@ -31,6 +55,7 @@ export function runNarrowphase(physics: Physics): void {
 
 /** Moves every moving body (a sphere or box with Velocity) by velocity × dt. */
 export function runIntegrate(physics: Physics): void {
+  checkInstance(physics);
   const { flags, maxEid } = internalsOf(physics);
   const { Position: p, Velocity: v } = physics.components;
   const dt = physics.dt;
@@ -46,7 +71,9 @@ export function runIntegrate(physics: Physics): void {
 /**
  * Advances the physics by one fixed step of `physics.dt` seconds: broadphase, narrowphase, then
  * (with the `integrate` option, on by default) integration. Contacts describe the tick's motion from
- * the poses at its start. Throws `PhysicsInputError` for invalid bodies when `validate` is on.
+ * the poses at its start. Throws `PhysicsInputError` for invalid bodies when `validate` is on, and
+ * always for a bad instance field (`dt` not a finite number > 0, a switch not a boolean) or a
+ * destroyed instance.
  */
 export function step(physics: Physics): void {
   runBroadphase(physics);

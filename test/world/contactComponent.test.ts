@@ -108,13 +108,13 @@ describe('Contact component lifecycle', () => {
     expect(contactOf(physics, late)).toMatchObject({ other: s, toi: Math.fround(0.6), count: 1 });
   });
 
-  it('Contact fields nx, ny, nz, depth, toi are float32; the point is float64; other uint32; count uint16', () => {
+  it('Contact fields nx, ny, nz, depth, toi are float32; the point is float64; other uint32; count uint32', () => {
     const { physics } = setup();
     const C = physics.components.Contact;
     for (const k of ['nx', 'ny', 'nz', 'depth', 'toi'] as const) expect(C[k]).toBeInstanceOf(Float32Array);
     for (const k of ['px', 'py', 'pz'] as const) expect(C[k]).toBeInstanceOf(Float64Array);
     expect(C.other).toBeInstanceOf(Uint32Array);
-    expect(C.count).toBeInstanceOf(Uint16Array);
+    expect(C.count).toBeInstanceOf(Uint32Array);
     // A value that float32 cannot hold is rounded in the component and exact in the list.
     const s = addSphere(physics, { position: [0.1, 0, 2.1], radius: 1.3 });
     addBox(physics, { position: [0, 0, 0], halfExtents: [1, 1, 1] });
@@ -240,5 +240,14 @@ describe('regressions (Contact component)', () => {
     expect(physics.contacts.depth[1]).toBeGreaterThan(physics.contacts.depth[0]);
     expect([physics.contacts.b[0], physics.contacts.b[1]]).toEqual([shallower, deeper]);
     expect(physics.components.Contact.other[s]).toBe(deeper); // fails: pipeline keeps `shallower`
+  });
+
+  it('regression: Contact.count counts past 65,535 (70,000 spheres touching one box; it saturated at 65,535)', () => {
+    const { physics } = setup({ capacity: 1 << 17 });
+    const box = addBox(physics, { position: [0, 0, 0], halfExtents: [1000, 1, 1000] });
+    for (let i = 0; i < 70_000; i++) addSphere(physics, { position: [(i % 280) * 7 - 980, 1.5, Math.floor(i / 280) * 7 - 980], radius: 0.5 });
+    step(physics);
+    expect(physics.contacts.count).toBe(70_000);
+    expect(physics.components.Contact.count[box]).toBe(70_000);
   });
 });

@@ -4,7 +4,8 @@
 import fc from 'fast-check';
 import { createWorld } from 'bitecs';
 import { describe, expect, it } from 'vitest';
-import { addSphere, createFixedStepper, createPhysics, fixedStepAdvance, step } from '../../src/index.js';
+import { addSphere, createFixedStepper, createPhysics, fixedStepAdvance, step, type FixedStepper } from '../../src/index.js';
+import { MAX_SUB_STEPS } from '../../src/world/fixedStep.js';
 
 describe('createFixedStepper', () => {
   it('validates dt and maxSubSteps (RangeError), defaults maxSubSteps to 5', () => {
@@ -93,5 +94,29 @@ describe('fixedStepAdvance', () => {
     expect(physics.tick).toBe(3);
     expect(physics.components.Position.x[s]).toBe(3);
     expect(stepper.alpha).toBe(0.5); // render at 3 + 0.5 · (4 · 0.25)
+  });
+});
+
+describe('regressions (fixed stepper)', () => {
+  it('regression: the work of one call is bounded: huge elapsed times with a huge maxSubSteps return (they never did at >= ~1e14 s)', () => {
+    // maxSubSteps is capped at creation...
+    for (const maxSubSteps of [MAX_SUB_STEPS + 1, 2 ** 53 - 1]) expect(() => createFixedStepper({ dt: 1 / 60, maxSubSteps })).toThrow(RangeError);
+    expect(createFixedStepper({ dt: 1 / 60, maxSubSteps: MAX_SUB_STEPS }).maxSubSteps).toBe(MAX_SUB_STEPS);
+    // ... and in each call, for a stepper built by hand; once subtracting dt no longer changes the
+    // accumulator (about 4e14 s at 1/60 s), no step runs and the time is dropped.
+    const cases: [number, number][] = [[1e13, MAX_SUB_STEPS], [1e14, MAX_SUB_STEPS], [4e14, 0], [1e15, 0], [1e300, 0], [Number.MAX_VALUE, 0]];
+    for (const [elapsed, expected] of cases) {
+      const s: FixedStepper = { dt: 1 / 60, maxSubSteps: Number.MAX_SAFE_INTEGER, accumulator: 0, alpha: 0, droppedTime: 0 };
+      let calls = 0;
+      expect(fixedStepAdvance(s, elapsed, () => void calls++), `elapsed ${elapsed}`).toBe(expected);
+      expect(calls).toBe(expected);
+      expect(s.accumulator).toBeGreaterThanOrEqual(0);
+      expect(s.accumulator).toBeLessThan(s.dt);
+      expect(s.alpha).toBeGreaterThanOrEqual(0);
+      expect(s.alpha).toBeLessThan(1);
+      expect(s.droppedTime).toBeGreaterThan(0);
+      // The next ordinary frame steps as usual.
+      expect(fixedStepAdvance(s, 1 / 60, () => void calls++)).toBeLessThanOrEqual(1);
+    }
   });
 });

@@ -3,7 +3,7 @@
  * the brute-force oracle (test/oracle/bruteForce.ts), and random scenarios for property tests.
  */
 import fc from 'fast-check';
-import { addComponent, addEntity, createWorld, hasComponent, observe, onAdd, onRemove, type World } from 'bitecs';
+import { addComponent, addEntity, createWorld, hasComponent, observe, onAdd, onRemove, removeEntity, type World } from 'bitecs';
 import {
   addBox,
   addSphere,
@@ -317,7 +317,9 @@ export function applyOps(run: Run, ops: Op[]): void {
       const i = op.pick % run.alive.length;
       const eid = run.alive[i];
       if (op.t === 'remove') {
-        removeBody(physics, eid);
+        // removeBody takes bodies only; a ghost (not a body) is removed with bitecs.
+        if (run.bodies.has(eid)) removeBody(physics, eid);
+        else removeEntity(run.world, eid);
         run.alive.splice(i, 1);
         run.bodies.delete(eid);
       } else if (run.bodies.has(eid)) {

@@ -203,12 +203,17 @@ describe('continuous and integrate', () => {
     });
   }
 
-  it('destroyPhysics detaches the observers: later bodies are not picked up', () => {
-    const physics = createPhysics(createWorld(), { dt: 1 });
+  it('destroyPhysics detaches the observers: bodies added by raw bitecs calls are not picked up; helpers and step throw', () => {
+    const world = createWorld();
+    const physics = createPhysics(world, { dt: 1 });
     addSphere(physics, { position: [0, 0, 0], radius: 1 });
     destroyPhysics(physics);
-    addBox(physics, { position: [1, 0, 0], halfExtents: [1, 1, 1] });
-    step(physics);
-    expect(physics.contacts.count).toBe(0);
+    const c = physics.components;
+    const e = addEntity(world);
+    addComponent(world, e, c.Position);
+    addComponent(world, e, c.Box);
+    expect(() => addBox(physics, { position: [1, 0, 0], halfExtents: [1, 1, 1] })).toThrow(/destroyed/);
+    expect(() => step(physics)).toThrow(/destroyed/);
+    expect(() => destroyPhysics(physics)).not.toThrow();
   });
 });

@@ -9,7 +9,6 @@ import {
   addSphere,
   createPhysics,
   markStaticDirty,
-  PhysicsInputError,
   setHalfExtents,
   setPosition,
   setRadius,
@@ -20,39 +19,12 @@ import {
 } from '../../src/index.js';
 import { bruteForceContacts } from '../oracle/bruteForce.js';
 import { addRawBody } from '../support/bodies.js';
+import { expectError } from '../support/inputError.js';
 import { readContacts } from './harness.js';
 
 function setup(options = {}) {
   const world = createWorld();
   return { world, physics: createPhysics(world, { dt: 1 / 60, ...options }) };
-}
-
-/** Runs `fn`, expects a PhysicsInputError and returns it. */
-function inputError(fn: () => unknown): PhysicsInputError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(PhysicsInputError);
-    expect((e as Error).name).toBe('PhysicsInputError');
-    return e as PhysicsInputError;
-  }
-  throw new Error('expected a PhysicsInputError, nothing was thrown');
-}
-
-/**
- * Expects a PhysicsInputError for entity `eid` and `where` = `field` or `source: field`; its message
- * is formatted from the structured parts, and `text` matches its problem.
- */
-function expectError(fn: () => unknown, eid: number, where: string, text?: RegExp): void {
-  const e = inputError(fn);
-  const sep = where.indexOf(': ');
-  const source = sep < 0 ? undefined : where.slice(0, sep);
-  const field = sep < 0 ? where : where.slice(sep + 2);
-  expect({ eid: e.eid, field: e.field }).toEqual({ eid, field });
-  if (source !== undefined) expect(e.source).toBe(source);
-  const entity = eid >= 0 ? `entity ${eid}: ` : '';
-  expect(e.message).toBe(`bitecs-collide: ${e.source === undefined ? '' : `${e.source}: `}${entity}${field}: ${e.problem}`);
-  if (text) expect(e.problem).toMatch(text);
 }
 
 describe('helpers validate at set time', () => {
@@ -141,8 +113,8 @@ describe('step validates with validate on', () => {
     { what: 'negative radius', field: 'Sphere.radius', make: sphere, spoil: (p, e) => void (p.components.Sphere.radius[e] = -1) },
     { what: 'NaN radius', field: 'Sphere.radius', make: sphere, spoil: (p, e) => void (p.components.Sphere.radius[e] = NaN) },
     { what: 'negative extent', field: 'Box.hy', make: movingBox, spoil: (p, e) => void (p.components.Box.hy[e] = -2) },
-    { what: 'zero quaternion', field: 'Box.qx/qy/qz/qw', make: movingBox, spoil: (p, e) => { const B = p.components.Box; B.qx[e] = B.qy[e] = B.qz[e] = B.qw[e] = 0; } },
-    { what: 'NaN quaternion', field: 'Box.qx/qy/qz/qw', make: movingBox, spoil: (p, e) => void (p.components.Box.qz[e] = NaN) },
+    { what: 'zero quaternion', field: 'Box.rotation', make: movingBox, spoil: (p, e) => { const B = p.components.Box; B.qx[e] = B.qy[e] = B.qz[e] = B.qw[e] = 0; } },
+    { what: 'NaN quaternion', field: 'Box.qz', make: movingBox, spoil: (p, e) => void (p.components.Box.qz[e] = NaN) },
     // Static boxes are checked when re-bucketed: after markStaticDirty, as documented.
     { what: 'static box NaN position', field: 'Position.y', make: staticBox, spoil: (p, e) => { p.components.Position.y[e] = NaN; markStaticDirty(p); } },
     { what: 'static box negative extent', field: 'Box.hx', make: staticBox, spoil: (p, e) => { p.components.Box.hx[e] = -1; markStaticDirty(p); } },
