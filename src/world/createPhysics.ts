@@ -9,7 +9,7 @@ import { createComponents, growStore, type PhysicsComponents } from '../../compo
 import { gridCreate, queryOutCreate } from '../broadphase/grid.js';
 import { HAS_CONTACT } from './contactComponent.js';
 import { PhysicsInputError } from './errors.js';
-import { contactListCreate, idListCreate, idListPush, pairListCreate } from './lists.js';
+import { contactListCreate, endedListCreate, idListCreate, idListPush, pairListCreate } from './lists.js';
 import { BodyFlags, type Physics, type PhysicsOptions } from './types.js';
 import { INTERNAL, internalsOf, type PhysicsState } from './internal.js';
 
@@ -80,7 +80,7 @@ export function createPhysics(world: World, options: PhysicsOptions = {}): Physi
     tick: 0,
     contacts: contactListCreate(),
     began: pairListCreate(),
-    ended: pairListCreate(),
+    ended: endedListCreate(),
     [INTERNAL]: {
       capacity,
       maxEid: 0,
