@@ -34,8 +34,8 @@ export type {
 } from '../components/index.js';
 
 // World API
-export type { Physics, PhysicsOptions, ContactList, PairList } from './world/types.js';
-export { ContactFlags } from './world/types.js';
+export type { Physics, PhysicsOptions, ContactList, PairList, EndedList } from './world/types.js';
+export { ContactFlags, EndedFlags } from './world/types.js';
 export type { PhysicsInputProblem } from './world/errors.js';
 export { PhysicsInputError } from './world/errors.js';
 export { createPhysics, destroyPhysics, markStaticDirty } from './world/createPhysics.js';

@@ -11,7 +11,7 @@ import { sizeStatsCreate } from '../broadphase/policy.js';
 import { queryOutCreate } from '../broadphase/query.js';
 import { HAS_CONTACT } from './contactComponent.js';
 import { PhysicsInputError } from './errors.js';
-import { contactListCreate, idListCreate, idListPush, pairListCreate } from './lists.js';
+import { contactListCreate, endedListCreate, idListCreate, idListPush, pairListCreate } from './lists.js';
 import { BodyFlags, type Physics, type PhysicsOptions } from './types.js';
 import { checkLive, INTERNAL, internalsOf, WORK_SLOTS, type PhysicsState } from './internal.js';
 
@@ -143,7 +143,7 @@ export function createPhysics(world: World, options: PhysicsOptions = {}): Physi
     tick: 0,
     contacts: contactListCreate(),
     began: pairListCreate(),
-    ended: pairListCreate(),
+    ended: endedListCreate(),
     [INTERNAL]: {
       capacity,
       maxEid: 0,

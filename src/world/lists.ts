@@ -1,5 +1,5 @@
 /** Growable typed-array lists (grow by doubling, never inside a caller's inner loop body). */
-import type { ContactList, IdList, PairList } from './types.js';
+import type { ContactList, EndedList, IdList, PairList } from './types.js';
 
 export function idListCreate(capacity = 64): IdList {
   return { count: 0, ids: new Uint32Array(capacity) };
@@ -31,6 +31,21 @@ export function pairListPush(list: PairList, a: number, b: number): void {
   list.a[list.count] = a;
   list.b[list.count] = b;
   list.count++;
+}
+
+export function endedListCreate(capacity = 64): EndedList {
+  return { count: 0, a: new Uint32Array(capacity), b: new Uint32Array(capacity), flags: new Uint8Array(capacity) };
+}
+
+/** Appends the pair (a, b) with `flags` (bits of `EndedFlags`). */
+export function endedListPush(list: EndedList, a: number, b: number, flags: number): void {
+  if (list.count === list.flags.length) {
+    const next = new Uint8Array(list.flags.length * 2);
+    next.set(list.flags);
+    list.flags = next;
+  }
+  list.flags[list.count] = flags;
+  pairListPush(list, a, b);
 }
 
 export function contactListCreate(capacity = 64): ContactList {

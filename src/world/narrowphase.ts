@@ -3,6 +3,10 @@
  * contact list (sorted by (a, b) because the candidate pairs are), then began/persisting/ended by a
  * merge with the previous tick's pairs. Pure over typed arrays.
  *
+ * Removal: the previous pairs of a body removed since the last narrowphase (entity, Position or
+ * shape component removed) are reported once in `ended` with `EndedFlags.REMOVED`; a recycled id's
+ * contacts are new (BEGAN), even with the same partner.
+ *
  * A pair is in contact when the two bodies touch at any moment of the tick's motion (relative
  * velocity × dt) with continuous contacts on, or at the current pose otherwise. `toi` is the first
  * such fraction of the tick (0 when already touching at its start); normal, depth and point are
@@ -18,8 +22,8 @@ import { contactSphereSphere } from '../geometry/contactSphereSphere.js';
 import type { SphereShape, Vec3 } from '../geometry/types.js';
 import { ScratchBox, ScratchCast, ScratchContact, ScratchSphere, ScratchVec3 } from '../math/scratch.js';
 import { boxRotation, rotation } from './bodies.js';
-import { contactListReserve, pairListPush } from './lists.js';
-import { BodyFlags, ContactFlags, type Physics } from './types.js';
+import { contactListReserve, endedListPush, pairListPush } from './lists.js';
+import { BodyFlags, ContactFlags, EndedFlags, type Physics } from './types.js';
 import { internalsOf } from './internal.js';
 
 const { SPHERE, MOVING, SENSOR } = BodyFlags;
@@ -105,22 +109,6 @@ function testPair(physics: Physics, a: number, b: number): void {
   }
 }
 
-/** Drops previous pairs that involve entities removed since the last narrowphase. */
-function purgeRemoved(physics: Physics): void {
-  const { previous, purgeList, purgeMark } = internalsOf(physics);
-  if (purgeList.count === 0) return;
-  let n = 0;
-  for (let i = 0; i < previous.count; i++) {
-    const a = previous.a[i];
-    const b = previous.b[i];
-    if (purgeMark[a] !== 0 || purgeMark[b] !== 0) continue;
-    previous.a[n] = a;
-    previous.b[n] = b;
-    n++;
-  }
-  previous.count = n;
-}
-
 /**
  * Clears the removal marks once every consumer has seen them, and takes the Contact component off
  * entities that survive but are no longer bodies (a removed Sphere or Box component).
@@ -143,47 +131,77 @@ function comparePairs(a1: number, b1: number, a2: number, b2: number): number {
   return a1 !== a2 ? a1 - a2 : b1 - b2;
 }
 
-/** Flags began/persisting, fills `began` and `ended`, and makes this tick's pairs the previous. */
+/**
+ * Ends previous pair `j`: appended to `ended`, flagged REMOVED when one of its bodies was removed
+ * since the last narrowphase (`purgeMark`).
+ */
+function endPrevious(physics: Physics, j: number): void {
+  const { previous, purgeMark } = internalsOf(physics);
+  const a = previous.a[j];
+  const b = previous.b[j];
+  endedListPush(physics.ended, a, b, (purgeMark[a] | purgeMark[b]) !== 0 ? EndedFlags.REMOVED : 0);
+}
+
+/**
+ * Flags began/persisting, fills `began` and `ended`, and makes this tick's pairs the previous. A
+ * previous pair with a body removed since the last narrowphase ends (REMOVED) even when a recycled
+ * id makes the same pair touch again: that contact is a new one (BEGAN).
+ */
 function diffWithPrevious(physics: Physics): void {
   const list = physics.contacts;
-  const { previous } = internalsOf(physics);
+  const { previous, purgeMark, purgeList } = internalsOf(physics);
   const { began, ended } = physics;
+  const removals = purgeList.count !== 0;
   began.count = 0;
   ended.count = 0;
   let j = 0;
   for (let i = 0; i < list.count; i++) {
     const a = list.a[i];
     const b = list.b[i];
-    while (j < previous.count && comparePairs(previous.a[j], previous.b[j], a, b) < 0) {
-      pairListPush(ended, previous.a[j], previous.b[j]);
-      j++;
-    }
-    if (j < previous.count && previous.a[j] === a && previous.b[j] === b) {
+    while (j < previous.count && comparePairs(previous.a[j], previous.b[j], a, b) < 0) endPrevious(physics, j++);
+    const same = j < previous.count && previous.a[j] === a && previous.b[j] === b;
+    if (same && !(removals && (purgeMark[a] | purgeMark[b]) !== 0)) {
       list.flags[i] |= ContactFlags.PERSISTING;
       j++;
     } else {
+      if (same) endPrevious(physics, j++);
       list.flags[i] |= ContactFlags.BEGAN;
       pairListPush(began, a, b);
     }
   }
-  for (; j < previous.count; j++) pairListPush(ended, previous.a[j], previous.b[j]);
+  for (; j < previous.count; j++) endPrevious(physics, j);
   previous.count = 0;
   for (let i = 0; i < list.count; i++) pairListPush(previous, list.a[i], list.b[i]);
 }
 
+/**
+ * Whether candidate pair (a, b) still fits the broadphase's contract: a is a sphere; b a box, or a
+ * sphere with a higher id; the filters pass. Asked only for pairs with a body removed since the last
+ * narrowphase: an id removed between the broadphase and the narrowphase and recycled as another kind
+ * of body (or with another filter) must not give a pair the broadphase would never have listed
+ * (e.g. two spheres with a > b, out of order in the contact list).
+ */
+function stillCandidate(physics: Physics, a: number, b: number): boolean {
+  const flags = internalsOf(physics).flags;
+  const { group, mask } = physics.components.CollisionFilter;
+  const fb = flags[b];
+  if ((flags[a] & SPHERE) === 0 || ((fb & SPHERE) !== 0 ? b < a : (fb & BodyFlags.BOX) === 0)) return false;
+  return (group[a] & mask[b]) !== 0 && (group[b] & mask[a]) !== 0;
+}
+
 /** Runs the narrowphase over `internalsOf(physics).pairs` into `physics.contacts`, `began`, `ended`. */
 export function updateNarrowphase(physics: Physics): void {
-  const { pairs } = internalsOf(physics);
+  const { pairs, flags, purgeMark } = internalsOf(physics);
   const list = physics.contacts;
   contactListReserve(list, pairs.count);
   list.count = 0;
-  const flags = internalsOf(physics).flags;
   for (let i = 0; i < pairs.count; i++) {
     const a = pairs.a[i];
     const b = pairs.b[i];
-    // A body removed between the broadphase and now is skipped.
+    // A body removed between the broadphase and now is skipped, and so is a pair whose id was
+    // recycled meanwhile as a body the pair no longer fits.
+    if ((purgeMark[a] | purgeMark[b]) !== 0 && !stillCandidate(physics, a, b)) continue;
     if ((flags[a] & SPHERE) !== 0 && (flags[b] & (SPHERE | BodyFlags.BOX)) !== 0) testPair(physics, a, b);
   }
-  purgeRemoved(physics);
   diffWithPrevious(physics);
 }

@@ -48,6 +48,16 @@ export const ContactFlags = {
   SENSOR: 4,
 } as const;
 
+/** Flags of a pair in `physics.ended` (`ended.flags`). */
+export const EndedFlags = {
+  /**
+   * The pair ended because one of its bodies (or both) stopped being a body since the previous tick:
+   * its entity was removed, or its Position or shape component. Reported once, at the next
+   * narrowphase; a recycled id's new pairs begin afresh (BEGAN), even with the same partner.
+   */
+  REMOVED: 1,
+} as const;
+
 /**
  * Every contact of the last tick in preallocated float64 arrays, sorted by (a, b).
  * In a sphere–box contact `a` is the sphere and `b` the box; in a sphere–sphere contact `a` is the
@@ -76,6 +86,16 @@ export interface PairList {
   count: number;
   a: Uint32Array;
   b: Uint32Array;
+}
+
+/**
+ * The pairs that stopped touching in the last tick, sorted by (a, b), each with a flags byte
+ * ({@link EndedFlags}): 0 when the two bodies moved apart (or a filter or shape change separated
+ * them), `REMOVED` when one of them stopped being a body.
+ */
+export interface EndedList extends PairList {
+  /** Bits of {@link EndedFlags}. */
+  flags: Uint8Array;
 }
 
 /** A list of entity ids. */
@@ -110,6 +130,9 @@ export interface Physics {
   readonly contacts: ContactList;
   /** Pairs that began touching in the last tick (sorted). */
   readonly began: PairList;
-  /** Pairs that stopped touching in the last tick (sorted); pairs with a removed entity are dropped. */
-  readonly ended: PairList;
+  /**
+   * Pairs that stopped touching in the last tick (sorted by (a, b)); `ended.flags[i]` has
+   * `EndedFlags.REMOVED` when the pair ended because a body was removed.
+   */
+  readonly ended: EndedList;
 }

@@ -12,7 +12,8 @@
  *   (velocityA·dt − velocityB·dt), when castSphere* hits in [0, 1] (depth 0, point moved with b);
  * - box rotations are stored normalised (q · 1/|q|) and normalised again at use unless |q|² === 1;
  * - flags: SENSOR when either body is a sensor; BEGAN / PERSISTING against the previous tick's pairs,
- *   from which pairs of bodies removed since the last step are dropped (never reported as ended);
+ *   from which pairs of bodies removed since the last step are taken out (reported as ended with
+ *   the REMOVED flag, once; a recycled id's pairs begin afresh);
  * - Contact component: present exactly on touching bodies; data = the contact with the earliest toi,
  *   then the deepest (float64 comparisons), then the first in (a, b) order; count = contacts;
  * - integration: position += velocity × dt for bodies with Velocity, after detection.

@@ -5,7 +5,7 @@
  */
 import { hasComponent, type World } from 'bitecs';
 import {
-  addBox, addSphere, castSphereBox, castSphereSphere, contactSphereBox, contactSphereSphere, ContactFlags,
+  addBox, addSphere, castSphereBox, castSphereSphere, contactSphereBox, contactSphereSphere, ContactFlags, EndedFlags,
   type BoxShape, type CastResult, type ContactResult, type Physics, type SphereShape,
 } from '../../src/index.js';
 import { internalsOf } from '../../src/world/internal.js';
@@ -64,11 +64,10 @@ export class Model {
 
   step(): void {
     const ids = [...this.bodies.keys()].sort((x, y) => x - y);
-    const prevSet = new Set(this.previous.filter((k) => {
-      const [a, b] = k.split('-').map(Number);
-      return !this.removed.has(a) && !this.removed.has(b);
-    }));
-    const prevList = this.previous.filter((k) => prevSet.has(k));
+    const gone = (k: string) => k.split('-').map(Number).some((e) => this.removed.has(e));
+    const prevSet = new Set(this.previous.filter((k) => !gone(k)));
+    // Pairs of removed bodies end with the REMOVED flag (written `a-b removed`), in pair order.
+    const prevList = this.previous.map((k) => (gone(k) ? `${k} removed` : k));
     this.removed.clear();
     const out: MContact[] = [];
     for (const a of ids) {
@@ -118,7 +117,7 @@ export class Model {
     const now = new Set(out.map((c) => `${c.a}-${c.b}`));
     this.contacts = out;
     this.began = out.filter((c) => (c.flags & ContactFlags.BEGAN) !== 0).map((c) => `${c.a}-${c.b}`);
-    this.ended = prevList.filter((k) => !now.has(k));
+    this.ended = prevList.filter((k) => !now.has(k));  // (a removed pair never matches: its key has a suffix)
     this.previous = out.map((c) => `${c.a}-${c.b}`);
     for (const b of this.bodies.values()) {
       const p = b.position;
@@ -214,7 +213,8 @@ export function check(s: Sut): void {
   }
   const pairs = (p: { count: number; a: Uint32Array; b: Uint32Array }) => Array.from({ length: p.count }, (_, i) => `${p.a[i]}-${p.b[i]}`).join(' ');
   if (pairs(physics.began) !== model.began.join(' ')) fail(`began ${pairs(physics.began)} != model ${model.began.join(' ')}`, s);
-  if (pairs(physics.ended) !== model.ended.join(' ')) fail(`ended ${pairs(physics.ended)} != model ${model.ended.join(' ')}`, s);
+  const ended = Array.from({ length: physics.ended.count }, (_, i) => `${physics.ended.a[i]}-${physics.ended.b[i]}${(physics.ended.flags[i] & EndedFlags.REMOVED) !== 0 ? ' removed' : ''}`).join(' ');
+  if (ended !== model.ended.join(' ')) fail(`ended ${ended} != model ${model.ended.join(' ')}`, s);
   const P = physics.components.Position;
   const C = physics.components.Contact;
   const data = model.contactData();
@@ -244,6 +244,7 @@ export function libraryState(s: Sut): string {
   for (const list of [physics.began, physics.ended, internalsOf(physics).previous]) {
     parts.push(Array.from({ length: list.count }, (_, i) => `${list.a[i]}-${list.b[i]}`).join(' '));
   }
+  parts.push(Array.from(physics.ended.flags.subarray(0, physics.ended.count)).join(' '));
   for (const e of [...model.bodies.keys()].sort((a, b) => a - b)) {
     parts.push(`${e}: ${P.x[e]} ${P.y[e]} ${P.z[e]} ${hasComponent(world, e, C) ? [C.other[e], C.count[e], C.nx[e], C.ny[e], C.nz[e], C.depth[e], C.toi[e], C.px[e], C.py[e], C.pz[e]].join(' ') : '-'}`);
   }

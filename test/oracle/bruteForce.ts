@@ -23,6 +23,7 @@ import {
   ContactFlags,
   contactSphereBox,
   contactSphereSphere,
+  EndedFlags,
   type BoxShape,
   type CastResult,
   type ContactResult,
@@ -53,6 +54,8 @@ export interface ExpectedTick {
   contacts: ExpectedContact[];
   began: [number, number][];
   ended: [number, number][];
+  /** Per ended pair: `EndedFlags.REMOVED` when one of its bodies was removed, else 0. */
+  endedFlags: number[];
 }
 
 /** The read-only view of a physics instance that the oracle needs: the world, stores and options. */
@@ -162,7 +165,8 @@ export function bruteForceContacts(p: PhysicsView): ExpectedContact[] {
 /**
  * Tracks the previous tick's touching pairs of one physics instance to derive BEGAN / PERSISTING and
  * the began/ended lists. A body that stops being a body (entity removed, or its shape removed) has
- * its pairs forgotten at once, so they are never reported as ended and a recycled id starts afresh.
+ * its pairs moved at once from the previous ones to the removed ones: reported as ended (REMOVED) at
+ * the next tick, and a recycled id starts afresh.
  */
 export interface BruteForceTracker {
   /** Expected result of the next `step` for the current world state; commits it as the previous. */
@@ -174,11 +178,15 @@ export interface BruteForceTracker {
 export function createBruteForceTracker(p: PhysicsView): BruteForceTracker {
   const { world, components: c } = p;
   let previous = new Set<string>();
+  const removed = new Set<string>();
   const key = (a: number, b: number) => `${a},${b}`;
   const forget = (eid: number) => {
     for (const k of [...previous]) {
       const [a, b] = k.split(',').map(Number);
-      if (a === eid || b === eid) previous.delete(k);
+      if (a === eid || b === eid) {
+        previous.delete(k);
+        removed.add(k);
+      }
     }
   };
   const offs = [observe(world, onRemove(c.Position, c.Sphere), forget), observe(world, onRemove(c.Position, c.Box), forget)];
@@ -196,12 +204,13 @@ export function createBruteForceTracker(p: PhysicsView): BruteForceTracker {
           began.push([k.a, k.b]);
         }
       }
-      const ended = [...previous]
-        .filter((k) => !now.has(k))
-        .map((k) => k.split(',').map(Number) as [number, number])
-        .sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+      const ends = [
+        ...[...previous].filter((k) => !now.has(k)).map((k) => [...k.split(',').map(Number), 0]),
+        ...[...removed].map((k) => [...k.split(',').map(Number), EndedFlags.REMOVED]),
+      ].sort((x, y) => x[0] - y[0] || x[1] - y[1]);
       previous = now;
-      return { contacts, began, ended };
+      removed.clear();
+      return { contacts, began, ended: ends.map(([a, b]) => [a, b] as [number, number]), endedFlags: ends.map((e) => e[2]) };
     },
     dispose() {
       for (const off of offs) off();

@@ -31,6 +31,7 @@ describe('began / persisting / ended', () => {
     expect(seen.map((x) => x.flags)).toEqual([[BEGAN], [P], [P], [P], [P], [P], [], []]);
     expect(seen.map((x) => x.began)).toEqual([[[s, box]], [], [], [], [], [], [], []]);
     expect(seen.map((x) => x.ended)).toEqual([[], [], [], [], [], [], [[s, box]], []]);
+    expect(physics.ended.flags[0]).toBe(0); // moved apart: no REMOVED flag
   });
 
   it('touching exactly at the end of the tick (toi = 1) is a contact, then persisting at toi 0', () => {

@@ -78,11 +78,13 @@ export function assertSamePairs(actual: [number, number][], expected: [number, n
   if (s(actual) !== s(expected)) throw new Error(`${label}\n  actual:   ${s(actual)}\n  expected: ${s(expected)}`);
 }
 
-/** Checks the whole tick output (contacts, began, ended) against the oracle's expectation. */
+/** Checks the whole tick output (contacts, began, ended with its flags) against the oracle's expectation. */
 export function assertTick(physics: Physics, expected: ExpectedTick, label: string, tol = 0): void {
   assertSameContacts(readContacts(physics), expected.contacts, `${label}: contacts`, tol);
   assertSamePairs(readPairs(physics.began), expected.began, `${label}: began`);
   assertSamePairs(readPairs(physics.ended), expected.ended, `${label}: ended`);
+  const flags = Array.from(physics.ended.flags.subarray(0, physics.ended.count));
+  if (flags.join(',') !== expected.endedFlags.join(',')) throw new Error(`${label}: ended flags [${flags.join(',')}], expected [${expected.endedFlags.join(',')}]`);
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
- * Removal and id recycling: a removed entity never appears in a later contact nor in `ended` after
- * its removal; a recycled id (bitecs 0.4 recycles last-removed-first) is a new body.
+ * Removal and id recycling: a removed entity never appears in a later contact; the pairs it touched
+ * with are reported once in `ended` with `EndedFlags.REMOVED` at the next narrowphase; a recycled id
+ * (bitecs 0.4 recycles last-removed-first) is a new body whose pairs begin afresh.
  */
 import { addComponent, addEntity, createWorld, removeComponent, removeEntity } from 'bitecs';
 import { describe, expect, it } from 'vitest';
@@ -8,6 +9,7 @@ import {
   addBox,
   addSphere,
   ContactFlags,
+  EndedFlags,
   createBroadphaseSystem,
   createNarrowphaseSystem,
   createPhysics,
@@ -24,6 +26,9 @@ function setup(options = {}) {
 }
 
 const pairsOf = (physics: ReturnType<typeof setup>['physics']) => readContacts(physics).map((k) => [k.a, k.b]);
+/** `ended` as [a, b, flags] triples. */
+const endedOf = (physics: ReturnType<typeof setup>['physics']) => readPairs(physics.ended).map(([a, b], i) => [a, b, physics.ended.flags[i]]);
+const { REMOVED } = EndedFlags;
 
 describe('removal', () => {
   it('bitecs 0.4 recycles ids last-removed-first, starting at 1 (the premise of the tests below)', () => {
@@ -37,33 +42,60 @@ describe('removal', () => {
     expect(addEntity(world)).toBe(5);
   });
 
-  it('a removed body is in no later contact and its pairs are not reported as ended', () => {
+  it('a removed body is in no later contact; its pairs are reported ended once, with REMOVED', () => {
     const { physics } = setup();
     const { box, sphere: s1 } = addSphereOnBox(physics);
     const s2 = addSphere(physics, { position: [0, -1.5, 0], radius: 1 });
+    const far = addSphere(physics, { position: [50, 0, 0], radius: 1 });
     step(physics);
     expect(pairsOf(physics)).toEqual([[s1, box], [s2, box]]);
     removeBody(physics, s1);
+    removeBody(physics, far); // touched nothing: nothing to report
     step(physics);
     expect(pairsOf(physics)).toEqual([[s2, box]]);
-    expect(physics.ended.count).toBe(0);
+    expect(endedOf(physics)).toEqual([[s1, box, REMOVED]]);
     expect(physics.began.count).toBe(0);
     step(physics);
     expect(physics.ended.count).toBe(0);
   });
 
-  it('removing the box: its pairs vanish without ended entries, and the static grid forgets it', () => {
+  it('removing the box: each of its pairs is ended with REMOVED, and the static grid forgets it', () => {
     const { physics } = setup();
-    const { box } = addSphereOnBox(physics);
-    addSphere(physics, { position: [0, -1.5, 0], radius: 1 });
+    const { box, sphere: s1 } = addSphereOnBox(physics);
+    const s2 = addSphere(physics, { position: [0, -1.5, 0], radius: 1 });
     step(physics);
     removeBody(physics, box);
     step(physics);
     expect(physics.contacts.count).toBe(0);
-    expect(physics.ended.count).toBe(0);
+    expect(endedOf(physics)).toEqual([[s1, box, REMOVED], [s2, box, REMOVED]]);
   });
 
-  it('a recycled id is a new body: BEGAN (not persisting), and the old pair is not ended', () => {
+  it('both bodies of a pair removed: the pair is ended once', () => {
+    const { physics } = setup();
+    const { box, sphere } = addSphereOnBox(physics);
+    step(physics);
+    removeBody(physics, sphere);
+    removeBody(physics, box);
+    step(physics);
+    expect(endedOf(physics)).toEqual([[sphere, box, REMOVED]]);
+  });
+
+  it('a pair that ends by moving apart has no flag; a pair ended by removal has REMOVED, sorted together', () => {
+    const { physics } = setup();
+    const box = addBox(physics, { position: [0, 0, 0], halfExtents: [1, 1, 1] });
+    const s1 = addSphere(physics, { position: [0, 1.5, 0], radius: 1 });
+    const s2 = addSphere(physics, { position: [0, -1.5, 0], radius: 1 });
+    const s3 = addSphere(physics, { position: [1.5, 0, 0], radius: 1 });
+    step(physics);
+    expect(pairsOf(physics)).toEqual([[s1, box], [s2, box], [s3, box]]);
+    setPosition(physics, s1, [0, 9, 0]);
+    removeBody(physics, s2);
+    setPosition(physics, s3, [9, 0, 0]);
+    step(physics);
+    expect(endedOf(physics)).toEqual([[s1, box, 0], [s2, box, REMOVED], [s3, box, 0]]);
+  });
+
+  it('a recycled id touching the same partner: the old pair ends (REMOVED), the new one begins', () => {
     const { physics } = setup();
     const { box, sphere: s } = addSphereOnBox(physics);
     step(physics);
@@ -73,7 +105,10 @@ describe('removal', () => {
     step(physics);
     expect(readContacts(physics)).toMatchObject([{ a: s, b: box, ny: -1, flags: ContactFlags.BEGAN }]);
     expect(readPairs(physics.began)).toEqual([[s, box]]);
-    expect(readPairs(physics.ended)).toEqual([]);
+    expect(endedOf(physics)).toEqual([[s, box, REMOVED]]);
+    step(physics);
+    expect(readContacts(physics)).toMatchObject([{ a: s, b: box, flags: ContactFlags.PERSISTING }]);
+    expect(physics.ended.count).toBe(0);
   });
 
   it('a recycled id may come back as the other shape (sphere id reused by a box, and back)', () => {
@@ -87,13 +122,15 @@ describe('removal', () => {
     expect(b).toBe(s);
     step(physics);
     expect(readContacts(physics)).toMatchObject([{ a: s0, b, flags: ContactFlags.BEGAN, ny: -1 }]);
+    expect(endedOf(physics)).toEqual([[s0, s, REMOVED]]);
     removeBody(physics, b);
     const s3 = addSphere(physics, { position: [0, -1.5, 0], radius: 1 });
     step(physics);
     expect(readContacts(physics)).toMatchObject([{ a: s0, b: s3, ny: 1, flags: ContactFlags.BEGAN }]);
+    expect(endedOf(physics)).toEqual([[s0, b, REMOVED]]);
   });
 
-  it('removed and recycled several times between two steps', () => {
+  it('removed and recycled several times between two steps: the old pair is ended once', () => {
     const { physics } = setup();
     const { box, sphere } = addSphereOnBox(physics);
     let s = sphere;
@@ -104,21 +141,72 @@ describe('removal', () => {
     }
     step(physics);
     expect(readContacts(physics)).toMatchObject([{ a: s, b: box, flags: ContactFlags.BEGAN }]);
-    expect(physics.ended.count).toBe(0);
+    expect(endedOf(physics)).toEqual([[sphere, box, REMOVED]]);
   });
 
-  it('losing the shape component (entity kept) ends being a body; its pairs are dropped, not ended', () => {
+  it('losing the shape component (entity kept) ends being a body: its pairs end with REMOVED', () => {
     const { world, physics } = setup();
     const { box, sphere: s } = addSphereOnBox(physics);
     step(physics);
     removeComponent(world, s, physics.components.Sphere);
     step(physics);
     expect(physics.contacts.count).toBe(0);
-    expect(physics.ended.count).toBe(0);
-    // It can become a body again.
+    expect(endedOf(physics)).toEqual([[s, box, REMOVED]]);
+    // It can become a body again: a new contact.
     addComponent(world, s, physics.components.Sphere);
     step(physics);
     expect(readContacts(physics)).toMatchObject([{ a: s, b: box, flags: ContactFlags.BEGAN }]);
+    expect(physics.ended.count).toBe(0);
+  });
+
+  it('losing Position (a pooled despawn) ends the pairs with REMOVED; Position back (respawn) begins anew', () => {
+    const { world, physics } = setup();
+    const { box, sphere: s } = addSphereOnBox(physics);
+    step(physics);
+    removeComponent(world, s, physics.components.Position);
+    step(physics);
+    expect(endedOf(physics)).toEqual([[s, box, REMOVED]]);
+    addComponent(world, s, physics.components.Position);
+    setPosition(physics, s, [0, 1.5, 0]);
+    removeComponent(world, box, physics.components.Position);
+    addComponent(world, box, physics.components.Position); // despawned and respawned between two steps
+    step(physics);
+    expect(readContacts(physics)).toMatchObject([{ a: s, b: box, flags: ContactFlags.BEGAN }]);
+    expect(physics.ended.count).toBe(0);
+  });
+
+  it('removed while touching, with the Contact component off: still ended with REMOVED', () => {
+    const { physics } = setup({ contactComponent: false });
+    const { box, sphere } = addSphereOnBox(physics);
+    step(physics);
+    removeBody(physics, sphere);
+    step(physics);
+    expect(endedOf(physics)).toEqual([[sphere, box, REMOVED]]);
+  });
+
+  it('trigger-zone counting (enter +1, exit −1) balances with removals and recycling', () => {
+    const { physics } = setup();
+    const zone = addBox(physics, { position: [0, 0, 0], halfExtents: [5, 5, 5], sensor: true });
+    let inside = 0;
+    const count = () => {
+      for (let i = 0; i < physics.began.count; i++) if (physics.began.b[i] === zone) inside++;
+      for (let i = 0; i < physics.ended.count; i++) if (physics.ended.b[i] === zone) inside--;
+    };
+    const ids: number[] = [];
+    for (let i = 0; i < 6; i++) ids.push(addSphere(physics, { position: [i - 3, 0, 0], radius: 0.5 }));
+    step(physics);
+    count();
+    expect(inside).toBe(6);
+    removeBody(physics, ids[1]);
+    removeBody(physics, ids[4]);
+    ids.push(addSphere(physics, { position: [0, 1, 1], radius: 0.5 })); // recycles ids[4]
+    step(physics);
+    count();
+    expect(inside).toBe(5);
+    for (const e of [ids[0], ids[2], ids[3], ids[5], ids[6]]) removeBody(physics, e);
+    step(physics);
+    count();
+    expect(inside).toBe(0);
   });
 
   it('a body removed between the broadphase and narrowphase systems is skipped', () => {
@@ -129,6 +217,46 @@ describe('removal', () => {
     removeBody(physics, s);
     createNarrowphaseSystem(physics)(world);
     expect(pairsOf(physics)).toEqual([[keep, 1]]);
+  });
+
+  it('regression: a box id removed mid-tick and recycled as a sphere gives no sphere pair with a > b, nor a spurious ended + began next tick', () => {
+    // Issue: the broadphase's pair (sphere 2, box 1) was tested after box 1 came back as a sphere,
+    // giving the sphere–sphere contact 2-1 (out of order), then at the next tick 1-2 began and 2-1 ended.
+    const { physics, world } = setup();
+    const box = addBox(physics, { position: [0, 0, 0], halfExtents: [1, 1, 1] });
+    const s = addSphere(physics, { position: [0, 1.5, 0], radius: 1 });
+    expect([box, s]).toEqual([1, 2]);
+    step(physics);
+    expect(pairsOf(physics)).toEqual([[s, box]]);
+    createBroadphaseSystem(physics)(world);
+    removeBody(physics, box);
+    const again = addSphere(physics, { position: [0, 0, 0], radius: 1 });
+    expect(again).toBe(box);
+    createNarrowphaseSystem(physics)(world);
+    for (let i = 0; i < physics.contacts.count; i++) expect(physics.contacts.a[i]).toBeLessThan(physics.contacts.b[i]);
+    expect(endedOf(physics)).toEqual([[s, box, REMOVED]]);
+    physics.integrate = false;
+    step(physics);
+    expect(readContacts(physics)).toMatchObject([{ a: again, b: s }]);
+    expect(readPairs(physics.began)).toEqual([[again, s]]);
+    expect(physics.ended.count).toBe(0);
+    step(physics);
+    expect(readContacts(physics)).toMatchObject([{ a: again, b: s, flags: ContactFlags.PERSISTING }]);
+    expect(physics.began.count + physics.ended.count).toBe(0);
+  });
+
+  it('an id removed mid-tick and recycled with a filter that excludes its partner gives no contact', () => {
+    const { physics, world } = setup();
+    const a = addSphere(physics, { position: [0, 0, 0], radius: 1 });
+    const b = addSphere(physics, { position: [1.5, 0, 0], radius: 1 });
+    createBroadphaseSystem(physics)(world);
+    removeBody(physics, b);
+    expect(addSphere(physics, { position: [1.5, 0, 0], radius: 1, group: 2, mask: 2 })).toBe(b);
+    createNarrowphaseSystem(physics)(world);
+    expect(pairsOf(physics)).toEqual([]);
+    step(physics);
+    expect(pairsOf(physics)).toEqual([]);
+    expect(a).toBeLessThan(b);
   });
 
   it('a removed static box moved away and recycled as a static box elsewhere is bucketed anew', () => {
