@@ -104,7 +104,8 @@ function roundingFaceEntry(bits: number): void {
   if (axis < 0) return;
   const p = K[K_CENTER + axis];
   const m = K[K_MOTION + axis];
-  if (!(p * m < 0)) return;
+  // moving toward that face (signs compared directly: the product p·m can underflow to 0)
+  if (!(p < 0 ? m > 0 : p > 0 && m < 0)) return;
   const gap = Math.abs(p) - K[K_HALF + axis] - K[K_RADIUS];
   E[E_TIME] = gap > 0 ? gap / Math.abs(m) : 0;
 }
