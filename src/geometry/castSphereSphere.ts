@@ -15,17 +15,22 @@ const { V_R, V_X, V_Y, V_Z } = V_SLOTS;
  * Result: `out.toi` in [0, 1] is the fraction of `motion` at first contact (0 when touching or
  * overlapping at the start; then normal and point are the static contact's); `out.normal` is unit
  * and points from b toward a's centre at impact; `out.point` = cb + normal·rb, on b's surface, in the
- * frame where b is at rest. Coincident centres at the start: normal +x. Returns false when they do
- * not touch within the step.
+ * frame where b is at rest. Coincident centres at the start: normal +x. Solids are closed: touching
+ * counts at the start, at a grazing instant and at the end of the step (toi 1: exactly when
+ * {@link overlapSphereSphere} holds for a moved to `a.center + motion`).
+ * Returns false when they do not touch within the step.
  *
  * Algorithm: a ray against the sphere of radius ra + rb around cb (Ericson, Real-Time Collision
  * Detection, 5.5.5 reduced to 5.3.2), with the discriminant from the distance to the motion's line
- * and the cancellation-free root (Ray Tracing Gems, ch. 7). No allocation.
+ * and the cancellation-free root (Ray Tracing Gems, ch. 7); an entry at or after END_CHECK, or none,
+ * is decided by the static test at the end pose. No allocation.
  */
 export function castSphereSphere(a: SphereShape, motion: Vec3, b: SphereShape, out: CastResult): boolean {
-  const qx = a.center.x - b.center.x;
-  const qy = a.center.y - b.center.y;
-  const qz = a.center.z - b.center.z;
+  const ax = a.center.x, ay = a.center.y, az = a.center.z;
+  const bx = b.center.x, by = b.center.y, bz = b.center.z;
+  const qx = ax - bx;
+  const qy = ay - by;
+  const qz = az - bz;
   const rsum = a.radius + b.radius;
   const mx = motion.x;
   const my = motion.y;
@@ -34,33 +39,30 @@ export function castSphereSphere(a: SphereShape, motion: Vec3, b: SphereShape, o
   V[V_Y] = qy;
   V[V_Z] = qz;
   V[V_R] = rsum;
-  if (withinDistance()) {
-    out.toi = 0;
-    writeSphereSphereContact(b, out);
-    return true;
-  }
-  E[E_START] = qx;
-  E[E_START + 1] = qy;
-  E[E_START + 2] = qz;
-  E[E_MOTION] = mx;
-  E[E_MOTION + 1] = my;
-  E[E_MOTION + 2] = mz;
-  E[E_RADIUS] = rsum;
-  enterBall();
-  const t = E[E_TIME];
-  if (!(t <= 1)) return false;
-  if (t >= END_CHECK) {
-    V[V_X] = qx + mx;
-    V[V_Y] = qy + my;
-    V[V_Z] = qz + mz;
-    V[V_R] = rsum;
-    if (!withinDistance()) return false;
+  let t = 0;
+  if (!withinDistance()) {
+    E[E_START] = qx;
+    E[E_START + 1] = qy;
+    E[E_START + 2] = qz;
+    E[E_MOTION] = mx;
+    E[E_MOTION + 1] = my;
+    E[E_MOTION + 2] = mz;
+    E[E_RADIUS] = rsum;
+    enterBall();
+    t = E[E_TIME];
+    if (!(t < END_CHECK)) {
+      // at the end of the step within rounding, or no entry found: the end pose decides
+      V[V_X] = ax + mx - bx;
+      V[V_Y] = ay + my - by;
+      V[V_Z] = az + mz - bz;
+      if (!withinDistance()) return false;
+      if (!(t <= 1)) t = 1;
+    }
+    V[V_X] = qx + t * mx;
+    V[V_Y] = qy + t * my;
+    V[V_Z] = qz + t * mz;
   }
   out.toi = t;
-  V[V_X] = qx + t * mx;
-  V[V_Y] = qy + t * my;
-  V[V_Z] = qz + t * mz;
-  V[V_R] = rsum;
   writeSphereSphereContact(b, out);
   return true;
 }

@@ -1,11 +1,20 @@
 /**
  * Scalar helpers (no allocation). The distance helpers read their inputs from the scratch `V` and
- * write lengths to it, so that no double is boxed by a call.
+ * write their results to it, so that no double is boxed by a call.
+ *
+ * Extreme magnitudes: squares of numbers outside about [1e-140, 1e140] underflow or overflow. Such
+ * inputs are first multiplied by a power of two that brings the largest of them to [1, 2) (see
+ * {@link pow2Scale}); a power of two changes no significant bit, so the scaled computation rounds
+ * exactly as an unscaled one of order 1 would, and results are scale invariant: a configuration
+ * multiplied by 2^k gets the same decisions and unit vectors, and lengths multiplied by 2^k, as long as
+ * its inputs and results are normal numbers. Subnormal inputs are scaled up exactly before any
+ * product is formed, so their few significant bits are used in full.
  */
 
 /**
  * Scratch of the distance helpers, in named slots: the inputs V_X, V_Y, V_Z (a vector's components)
- * and V_R (the bound of {@link withinDistance}); the output V_LENGTH (the length from {@link length3}).
+ * and V_R (the bound of {@link withinDistance}); the outputs V_LENGTH (the length from {@link length3}
+ * and {@link normalize3}) and, from {@link normalize3}, the unit vector in V_X, V_Y, V_Z.
  */
 export const V = new Float64Array(5);
 const V_X = 0, V_Y = 1, V_Z = 2, V_R = 3, V_LENGTH = 4;
@@ -22,33 +31,125 @@ export const V_SLOTS = { V_X, V_Y, V_Z, V_R, V_LENGTH } as const;
 const SQ_MIN = 1e-280;
 const SQ_MAX = 1e280;
 
-/** Writes |(V[V_X], V[V_Y], V[V_Z])| to V[V_LENGTH], without underflow or overflow of the squares. */
-export function length3(): void {
-  const x = V[V_X], y = V[V_Y], z = V[V_Z];
-  const d2 = x * x + y * y + z * z;
-  if (d2 > SQ_MIN && d2 < SQ_MAX) {
-    V[V_LENGTH] = Math.sqrt(d2);
-    return;
+/**
+ * Scratch of {@link pow2Scale}: P_IN the magnitude (input), P_SCALE the power of two (output). A
+ * float64 and its two 32-bit halves share P's buffer; `P_HIGH` indexes the half with the exponent.
+ */
+export const P = new Float64Array(2);
+const P_IN = 0, P_SCALE = 1;
+/** The named slots of P, for other modules to copy into module-local constants (see `V_SLOTS`). */
+export const P_SLOTS = { P_IN, P_SCALE } as const;
+const bits = new Uint32Array(P.buffer);
+const P_HIGH = new Uint8Array(new Float64Array([1]).buffer)[7] === 0x3f ? 1 : 0;
+const TWO_64 = 18446744073709551616; // 2^64
+
+/**
+ * Writes to P[P_SCALE] a power of two s such that P[P_IN]·s lies in [1, 2), for a finite nonzero
+ * magnitude P[P_IN] (its sign is ignored). Where that s is not a normal float64 the nearest normal
+ * power of two is taken: s = 2^1023 for magnitudes below 2^-1023 (then the product is in
+ * [2^-51, 2)), s = 2^-1022 for magnitudes of 2^1023 and above (the product is in [2, 4)). Every
+ * product x·s is then exact unless it underflows, which only a number below 2^-1022 of the
+ * magnitude can do: its contribution is lost anyway to rounding when combined with the largest.
+ * Computed from the exponent bits: exact, no libm.
+ */
+export function pow2Scale(): void {
+  let m = Math.abs(P[P_IN]);
+  let shift = 0;
+  if (m < 2.2250738585072014e-308) {
+    // subnormal: bring it to the normal range first (exact), then read the exponent
+    m *= TWO_64;
+    shift = 64;
   }
-  const m = Math.max(Math.abs(x), Math.abs(y), Math.abs(z));
-  if (m === 0 || m === Infinity || m !== m) {
-    V[V_LENGTH] = m;
-    return;
-  }
-  const sx = x / m;
-  const sy = y / m;
-  const sz = z / m;
-  V[V_LENGTH] = m * Math.sqrt(sx * sx + sy * sy + sz * sz);
+  P[P_SCALE] = m;
+  const biased = ((bits[2 + P_HIGH] >>> 20) & 0x7ff) - shift;
+  // m in [2^(biased − 1023), 2^(biased − 1022)): s = 2^(1023 − biased), biased exponent 2046 − biased
+  let e = 2046 - biased;
+  if (e < 1) e = 1;
+  else if (e > 2046) e = 2046;
+  bits[2 + P_HIGH] = e << 20;
+  bits[2 + 1 - P_HIGH] = 0;
 }
 
 /**
- * Whether |(V[V_X], V[V_Y], V[V_Z])| <= V[V_R] (closed). Compares squares (exact for small integers) unless
- * they could underflow or overflow, then lengths.
+ * Writes |(V[V_X], V[V_Y], V[V_Z])| to V[V_LENGTH], without underflow or overflow of the squares
+ * (a scaled path by a power of two for extreme magnitudes). Finite inputs.
+ */
+export function length3(): void {
+  const x = V[V_X], y = V[V_Y], z = V[V_Z];
+  const d2 = x * x + y * y + z * z;
+  if (d2 > SQ_MIN && d2 < SQ_MAX) V[V_LENGTH] = Math.sqrt(d2);
+  else scaledLength3(false);
+}
+
+/**
+ * Normalises the nonzero vector (V[V_X], V[V_Y], V[V_Z]) in place and writes its length to
+ * V[V_LENGTH]. For extreme magnitudes the unit vector is computed from the vector scaled by a power
+ * of two (so subnormal components keep their precision and the result is unit to rounding); the
+ * length is then the one rounding of the scaled length divided back. Finite inputs.
+ */
+export function normalize3(): void {
+  const x = V[V_X], y = V[V_Y], z = V[V_Z];
+  const d2 = x * x + y * y + z * z;
+  if (d2 > SQ_MIN && d2 < SQ_MAX) {
+    const d = Math.sqrt(d2);
+    V[V_X] = x / d;
+    V[V_Y] = y / d;
+    V[V_Z] = z / d;
+    V[V_LENGTH] = d;
+  } else scaledLength3(true);
+}
+
+/**
+ * Whether |(V[V_X], V[V_Y], V[V_Z])| <= V[V_R] (closed), for V[V_R] >= 0.
+ * Compares squares (exact for small integers and dyadic grids). Where the squared distance could
+ * underflow or overflow, all four numbers are first scaled by one power of two (exact), so the
+ * decision is the one an order-1 configuration of the same shape gets. (A radius whose square
+ * overflows or underflows while the squared distance does not is far from the distance: the
+ * unscaled comparison is then right as it stands.)
+ * Non-finite inputs: false when any of the four is NaN, or x, y or z is infinite, unless V[V_R] is
+ * infinite (then true): a caller that must reject non-finite input checks V[V_R] on a true result.
  */
 export function withinDistance(): boolean {
   const x = V[V_X], y = V[V_Y], z = V[V_Z], r = V[V_R];
   const d2 = x * x + y * y + z * z;
-  if (d2 > SQ_MIN && d2 < SQ_MAX && r < 1e140) return d2 <= r * r;
-  length3();
-  return V[V_LENGTH] <= r;
+  if (d2 > SQ_MIN && d2 < SQ_MAX) return d2 <= r * r;
+  return scaledWithinDistance();
+}
+
+// The scaled paths, out of line so that the common paths above stay small enough to be inlined.
+
+/** length3 (and, when `unit`, normalize3) on the vector scaled by a power of two; 0 stays 0. */
+function scaledLength3(unit: boolean): void {
+  const x = V[V_X], y = V[V_Y], z = V[V_Z];
+  P[P_IN] = Math.max(Math.abs(x), Math.abs(y), Math.abs(z));
+  if (P[P_IN] === 0) {
+    V[V_LENGTH] = 0;
+    return;
+  }
+  pow2Scale();
+  const s = P[P_SCALE];
+  const sx = x * s;
+  const sy = y * s;
+  const sz = z * s;
+  const d = Math.sqrt(sx * sx + sy * sy + sz * sz);
+  if (unit) {
+    V[V_X] = sx / d;
+    V[V_Y] = sy / d;
+    V[V_Z] = sz / d;
+  }
+  V[V_LENGTH] = d / s;
+}
+
+function scaledWithinDistance(): boolean {
+  const x = V[V_X], y = V[V_Y], z = V[V_Z], r = V[V_R];
+  const m = Math.max(Math.abs(x), Math.abs(y), Math.abs(z), r);
+  if (m === 0) return r === 0;
+  P[P_IN] = m;
+  pow2Scale();
+  const s = P[P_SCALE];
+  const sx = x * s;
+  const sy = y * s;
+  const sz = z * s;
+  const sr = r * s;
+  return sx * sx + sy * sy + sz * sz <= sr * sr;
 }

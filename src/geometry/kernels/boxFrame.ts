@@ -9,7 +9,7 @@
  * No allocation: the kernels pass numbers through the module-level scratch `K` instead of arguments
  * and return values, so that no double is ever boxed, inlined or not.
  */
-import { length3, V, V_SLOTS, withinDistance } from '../../math/scalar.js';
+import { normalize3, V, V_SLOTS, withinDistance } from '../../math/scalar.js';
 import type { BoxShape, Quat, SphereShape, Vec3 } from '../types.js';
 
 const { V_LENGTH, V_R, V_X, V_Y, V_Z } = V_SLOTS;
@@ -115,12 +115,11 @@ export function fillContactLocal(o: number): void {
     V[V_X] = dx;
     V[V_Y] = dy;
     V[V_Z] = dz;
-    length3();
-    const d = V[V_LENGTH];
-    K[K_NORMAL] = dx / d;
-    K[K_NORMAL + 1] = dy / d;
-    K[K_NORMAL + 2] = dz / d;
-    K[K_DEPTH] = r - d;
+    normalize3();
+    K[K_NORMAL] = V[V_X];
+    K[K_NORMAL + 1] = V[V_Y];
+    K[K_NORMAL + 2] = V[V_Z];
+    K[K_DEPTH] = r - V[V_LENGTH];
     return;
   }
   const fx = hx - Math.abs(lx);

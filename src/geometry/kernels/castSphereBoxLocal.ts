@@ -89,9 +89,20 @@ function writeFaceHit(axis: number): void {
   K[K_DEPTH] = 0;
 }
 
-/** Writes the end-of-step centre c + m to K_OTHER. */
-function endPoint(): void {
-  for (let a = 0; a < 3; a++) K[K_OTHER + a] = K[K_CENTER + a] + K[K_MOTION + a];
+/**
+ * Writes the end-of-step centre c + m to K_OTHER; false as soon as it is farther than r from the box
+ * along one axis (then {@link withinBoxLocal} is false there too, with the same rounding), which
+ * settles most misses without the full test.
+ */
+function endPoint(): boolean {
+  const r = K[K_RADIUS];
+  for (let a = 0; a < 3; a++) {
+    const p = K[K_CENTER + a] + K[K_MOTION + a];
+    const h = K[K_HALF + a];
+    if (p - h > r || -p - h > r) return false;
+    K[K_OTHER + a] = p;
+  }
+  return true;
 }
 
 /**
@@ -104,27 +115,23 @@ function roundingFaceEntry(bits: number): void {
   if (axis < 0) return;
   const p = K[K_CENTER + axis];
   const m = K[K_MOTION + axis];
-  if (!(p * m < 0)) return;
+  // moving toward that face (signs compared directly: the product p·m can underflow to 0)
+  if (!(p < 0 ? m > 0 : p > 0 && m < 0)) return;
   const gap = Math.abs(p) - K[K_HALF + axis] - K[K_RADIUS];
   E[E_TIME] = gap > 0 ? gap / Math.abs(m) : 0;
 }
 
 /**
- * The sweep in the box frame (Ericson, Real-Time Collision Detection, 5.5.7, "intersecting moving
+ * The entry into the grown box (Ericson, Real-Time Collision Detection, 5.5.7, "intersecting moving
  * sphere against AABB"): the sphere's centre as a ray c + t·m, t in [0, 1], against the box grown
  * by r on every side (the Minkowski sum's bounding box). Where the ray enters that grown box decides:
  * on a face region (outside the original box on at most one axis) the entry is the contact; on an
  * edge region the contact is the entry into the capsule of radius r around that edge; on a vertex
  * region it is the earliest entry into the three capsules meeting at the vertex.
- * Reads K_CENTER, K_MOTION, K_HALF and K_RADIUS; writes K_TOI and the local K_NORMAL, K_DEPTH = 0
- * and K_POINT; false on a miss.
+ * On an entry at t <= 1: writes K_TOI = t and the local K_NORMAL, K_DEPTH = 0 and K_POINT, and
+ * returns true; otherwise false (K untouched but for K_OTHER).
  */
-export function castSphereBoxLocal(): boolean {
-  if (withinBoxLocal(K_CENTER)) {
-    fillContactLocal(K_CENTER);
-    K[K_TOI] = 0;
-    return true;
-  }
+function enterGrownBox(): boolean {
   S[S_T0] = 0;
   S[S_T1] = 1;
   S[S_AXIS] = -1;
@@ -133,13 +140,13 @@ export function castSphereBoxLocal(): boolean {
   const axis = S[S_AXIS] | 0;
   entryPoint();
   const bits = outsideBits();
-  const sx = K[K_OTHER] < 0 ? -1 : 1;
-  const sy = K[K_OTHER + 1] < 0 ? -1 : 1;
-  const sz = K[K_OTHER + 2] < 0 ? -1 : 1;
-  if ((bits & (bits - 1)) === 0 && axis >= 0) {
-    // Face region: the entry is the contact.
+  const face = (bits & (bits - 1)) === 0 && axis >= 0;
+  if (face) {
     writeFaceHit(axis);
   } else {
+    const sx = K[K_OTHER] < 0 ? -1 : 1;
+    const sy = K[K_OTHER + 1] < 0 ? -1 : 1;
+    const sz = K[K_OTHER + 2] < 0 ? -1 : 1;
     if (bits === 7) {
       enterEdge(0, sx, sy, sz);
       t = E[E_TIME];
@@ -155,16 +162,36 @@ export function castSphereBoxLocal(): boolean {
       t = E[E_TIME];
     }
     if (!(t <= 1)) return false;
-  }
-  if (t >= END_CHECK) {
-    endPoint();
-    if (!withinBoxLocal(K_OTHER)) return false;
-  }
-  if (!((bits & (bits - 1)) === 0 && axis >= 0)) {
     for (let a = 0; a < 3; a++) K[K_OTHER + a] = K[K_CENTER + a] + t * K[K_MOTION + a];
     fillContactLocal(K_OTHER);
   }
   K[K_DEPTH] = 0;
   K[K_TOI] = t;
+  return true;
+}
+
+/**
+ * The sweep in the box frame: touching or overlapping at the start gives toi 0 and the static
+ * contact; else the entry into the grown box ({@link enterGrownBox}). An entry within rounding of
+ * the step's end (toi >= END_CHECK), or none found by the sweep, is decided by the static test at
+ * the end pose, so that a sphere touching the box exactly at the end of the step hits (toi 1, the
+ * static contact there) whatever the rounding of the entry time.
+ * Reads K_CENTER, K_MOTION, K_HALF and K_RADIUS; writes K_TOI and the local K_NORMAL, K_DEPTH = 0
+ * and K_POINT; false on a miss.
+ */
+export function castSphereBoxLocal(): boolean {
+  if (withinBoxLocal(K_CENTER)) {
+    fillContactLocal(K_CENTER);
+    K[K_TOI] = 0;
+    return true;
+  }
+  const entered = enterGrownBox();
+  if (entered && K[K_TOI] < END_CHECK) return true;
+  if (!endPoint() || !withinBoxLocal(K_OTHER)) return false;
+  if (!entered) {
+    fillContactLocal(K_OTHER);
+    K[K_DEPTH] = 0;
+    K[K_TOI] = 1;
+  }
   return true;
 }

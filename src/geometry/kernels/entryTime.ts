@@ -13,8 +13,13 @@
  * a·(r² − p²), where p is the distance from the centre to the motion's line (Lagrange's identity
  * b² − a·(|q|² − r²) = a·r² − |q × m|²; "Precision Improvements for Ray/Sphere Intersection", Ray
  * Tracing Gems, ch. 7), and the root as c / (−b + √disc), which does not cancel. Inputs beyond
- * ~1e±60 are rescaled first (the discriminant is quartic in lengths; t does not change with scale).
+ * ~1e±60 are rescaled first (the discriminant is quartic in lengths; t does not change with scale),
+ * by a power of two ({@link pow2Scale}): exact, so a configuration scaled by 2^k gets the same t to
+ * the last bit, and subnormal inputs are brought to the normal range before any product is formed.
  */
+import { P, P_SLOTS, pow2Scale } from '../../math/scalar.js';
+
+const { P_IN, P_SCALE } = P_SLOTS;
 
 /**
  * Inputs and result of the entry-time kernels, in named slots: E_START the start q (three slots,
@@ -33,14 +38,19 @@ const PERP_EPS = 8 * Number.EPSILON;
 const BIG = 1e60;
 const SMALL = 1e-60;
 
-/** Rescales q, m and r (and h) to order 1 when their magnitudes could overflow or underflow. */
+/**
+ * Rescales q, m and r (and h) by a power of two to order 1 when their magnitudes could overflow or
+ * underflow (exact: no significant bit changes).
+ */
 function rescale(dims: number): void {
   let big = E[E_RADIUS];
   for (let i = 0; i < 3; i++) {
     if (i < dims) big = Math.max(big, Math.abs(E[E_START + i]), Math.abs(E[E_MOTION + i]));
   }
   if (!(big > BIG || (big < SMALL && big > 0))) return;
-  const k = 1 / big;
+  P[P_IN] = big;
+  pow2Scale();
+  const k = P[P_SCALE];
   for (let i = 0; i < INPUTS; i++) E[i] *= k;
 }
 

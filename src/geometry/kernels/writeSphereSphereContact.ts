@@ -1,4 +1,4 @@
-import { length3, V, V_SLOTS } from '../../math/scalar.js';
+import { normalize3, V, V_SLOTS } from '../../math/scalar.js';
 import type { SphereShape, Vec3 } from '../types.js';
 
 const { V_LENGTH, V_R, V_X, V_Y, V_Z } = V_SLOTS;
@@ -16,11 +16,11 @@ export function writeSphereSphereContact(b: SphereShape, out: { normal: Vec3; po
   let nz = 0;
   let d = 0;
   if (dx !== 0 || dy !== 0 || dz !== 0) {
-    length3();
+    normalize3();
+    nx = V[V_X];
+    ny = V[V_Y];
+    nz = V[V_Z];
     d = V[V_LENGTH];
-    nx = dx / d;
-    ny = dy / d;
-    nz = dz / d;
   }
   const c = b.center;
   out.normal.x = nx;
