@@ -38,7 +38,7 @@ const arena = buildArena({
 if (config.movingBoxes) for (const b of arena.boxIds) setVelocity(arena.physics, b, [0.5, -0.25, 0.125]);
 const TICKS = config.ticks ?? 200;
 const WINDOWS = config.windows ?? 4;
-for (let i = 0; i < (config.warmup ?? 600); i++) arena.tick();
+for (let i = 0; i < (config.warmup ?? 2000); i++) arena.tick();
 
 const p = arena.physics;
 /** Control: a known allocation per call (a 16-slot array kept alive), to show the method sees it. */

@@ -204,7 +204,7 @@ describe('debugRender', () => {
     const { stdout } = await promisify(execFile)(
       process.execPath,
       ['--expose-gc', '--min-semi-space-size=64', '--max-semi-space-size=64', '--import', 'tsx', '--input-type=module', '-e', ALLOCATION_CHILD],
-      { cwd: root, timeout: 120_000 },
+      { cwd: root, timeout: 300_000 },
     );
     const r = JSON.parse(stdout.trim().split('\n').pop()!) as { bytesPerFrame: number; gcs: number; segments: number; contacts: number };
     report(`[allocation] debugRender: ${r.bytesPerFrame.toFixed(1)} B/frame (tick + drawing of ${r.segments} segments, ${r.contacts} contacts; GCs in window: ${r.gcs})`);
@@ -229,7 +229,7 @@ const arena = buildArena({ spheres: 1000, seed: 3, physics: { contactComponent: 
 const out = debugLinesCreate();
 const options = { contacts: true };
 const frame = () => { arena.tick(); debugRender(arena.physics, out, options); };
-for (let i = 0; i < 300; i++) frame();
+for (let i = 0; i < 2000; i++) frame();
 const settle = () => new Promise((r) => setTimeout(r, 20));
 let best = { bytes: Infinity, gcs: 0 };
 for (let w = 0; w < 4; w++) {
