@@ -1,5 +1,5 @@
 import { castSphereBoxLocal } from './kernels/castSphereBoxLocal.js';
-import { K, K_SLOTS, loadSphereBox, writeWorldNormalPoint } from './kernels/boxFrame.js';
+import { K, K_SLOTS, loadMotion, loadSphereBox, writeWorldNormalPoint } from './kernels/boxFrame.js';
 import type { BoxShape, CastResult, SphereShape, Vec3 } from './types.js';
 
 const { K_TOI } = K_SLOTS;
@@ -16,7 +16,9 @@ const { K_TOI } = K_SLOTS;
  * point on the box surface at impact. Solids are closed: touching counts at the start, at a grazing
  * instant (distance exactly r) and at the end of the step (toi 1: exactly when
  * {@link overlapSphereBox} holds for the sphere moved by `motion`, to rounding of that move).
- * Returns false, leaving `out` unspecified, when there is no contact within the step.
+ * Returns false, leaving `out` untouched, when there is no contact within the step, and when any
+ * input is NaN or ±Infinity (or a difference of centres overflows). `out` may share vectors with the
+ * inputs (they are read before `out` is written), but `out.normal` and `out.point` must be two objects.
  *
  * Algorithm: in the box's frame, a ray against the box grown by the radius, then the entry point's
  * region picks face, edge capsule or vertex capsules (Ericson, Real-Time Collision Detection, 5.5.7);
@@ -24,7 +26,8 @@ const { K_TOI } = K_SLOTS;
  * radius, zero extents, zero motion and motion parallel to a face are exact. No allocation.
  */
 export function castSphereBox(sphere: SphereShape, motion: Vec3, box: BoxShape, out: CastResult): boolean {
-  loadSphereBox(box, sphere, motion);
+  loadSphereBox(box, sphere);
+  loadMotion(box, motion);
   if (!castSphereBoxLocal()) return false;
   out.toi = K[K_TOI];
   writeWorldNormalPoint(box, out);

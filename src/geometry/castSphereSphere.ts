@@ -18,7 +18,10 @@ const { V_R, V_X, V_Y, V_Z } = V_SLOTS;
  * frame where b is at rest. Coincident centres at the start: normal +x. Solids are closed: touching
  * counts at the start, at a grazing instant and at the end of the step (toi 1: exactly when
  * {@link overlapSphereSphere} holds for a moved to `a.center + motion`).
- * Returns false when they do not touch within the step.
+ * Returns false, leaving `out` untouched, when they do not touch within the step, and when any input
+ * is NaN or ±Infinity (or a difference of centres or the sum of the radii overflows).
+ * `out` may share vectors with the inputs (all inputs are read before `out` is written), but
+ * `out.normal` and `out.point` must be two objects.
  *
  * Algorithm: a ray against the sphere of radius ra + rb around cb (Ericson, Real-Time Collision
  * Detection, 5.5.5 reduced to 5.3.2), with the discriminant from the distance to the motion's line
@@ -62,6 +65,8 @@ export function castSphereSphere(a: SphereShape, motion: Vec3, b: SphereShape, o
     V[V_Y] = qy + t * my;
     V[V_Z] = qz + t * mz;
   }
+  // NaN or ±Infinity anywhere (x − x is 0 for a finite x, NaN otherwise): no contact
+  if (qx - qx + (qy - qy) + (qz - qz + (rsum - rsum)) + (mx - mx + (my - my) + (mz - mz)) !== 0) return false;
   out.toi = t;
   writeSphereSphereContact(b, out);
   return true;

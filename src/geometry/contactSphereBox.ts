@@ -14,13 +14,15 @@ const { K_CENTER, K_DEPTH } = K_SLOTS;
  * Centre inside or on the surface: the face of least penetration is chosen; ties go to the lowest
  * local axis (x, then y, then z) and, when the centre is on the box's mid-plane of that axis, to the
  * + face; `out.point` is the centre projected onto that face.
- * Returns false (leaving `out` unspecified) when the distance exceeds the radius.
+ * Returns false, leaving `out` untouched, when the distance exceeds the radius, and when any input is
+ * NaN or ±Infinity (or a difference of centres overflows). `out` may share vectors with the inputs
+ * (they are read before `out` is written), but `out.normal` and `out.point` must be two objects.
  *
  * Algorithm: closest point on an oriented box by moving the centre into the box's frame and
  * clamping (Ericson, Real-Time Collision Detection, 5.1.3, 5.2.5). No allocation.
  */
 export function contactSphereBox(sphere: SphereShape, box: BoxShape, out: ContactResult): boolean {
-  loadSphereBox(box, sphere, undefined);
+  loadSphereBox(box, sphere);
   if (!withinBoxLocal(K_CENTER)) return false;
   fillContactLocal(K_CENTER);
   out.depth = K[K_DEPTH];

@@ -3,7 +3,12 @@
  *
  * Conventions: world frame, caller's units; `normal` is unit and points from the second shape toward
  * the first; `depth` >= 0 is the overlap (0 = touching, solids are closed); `point` lies on the second
- * shape's surface; `toi` is a fraction of the step's motion in [0, 1].
+ * shape's surface; `toi` is a fraction of the step's motion in [0, 1] (touching at the end of the step
+ * hits, at toi 1).
+ * Every query returns false and leaves `out` untouched when there is no contact, and when any input
+ * is NaN or ±Infinity (or so large that a difference of coordinates overflows). `out` may share
+ * vectors with the inputs (all inputs are read before it is written); `out.normal` and `out.point`
+ * must be two objects. Magnitudes are rescaled by powers of two only, so results are scale invariant.
  * @module
  */
 export type { Vec3, Quat, SphereShape, BoxShape, ContactResult, CastResult } from './types.js';

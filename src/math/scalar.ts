@@ -13,8 +13,8 @@
 
 /**
  * Scratch of the distance helpers, in named slots: the inputs V_X, V_Y, V_Z (a vector's components)
- * and V_R (the bound of {@link withinDistance}); the outputs V_LENGTH (the length from {@link length3}
- * and {@link normalize3}) and, from {@link normalize3}, the unit vector in V_X, V_Y, V_Z.
+ * and V_R (the bound of {@link withinDistance}); the outputs of {@link normalize3}, V_LENGTH (the
+ * length) and the unit vector in V_X, V_Y, V_Z.
  */
 export const V = new Float64Array(5);
 const V_X = 0, V_Y = 1, V_Z = 2, V_R = 3, V_LENGTH = 4;
@@ -71,17 +71,6 @@ export function pow2Scale(): void {
 }
 
 /**
- * Writes |(V[V_X], V[V_Y], V[V_Z])| to V[V_LENGTH], without underflow or overflow of the squares
- * (a scaled path by a power of two for extreme magnitudes). Finite inputs.
- */
-export function length3(): void {
-  const x = V[V_X], y = V[V_Y], z = V[V_Z];
-  const d2 = x * x + y * y + z * z;
-  if (d2 > SQ_MIN && d2 < SQ_MAX) V[V_LENGTH] = Math.sqrt(d2);
-  else scaledLength3(false);
-}
-
-/**
  * Normalises the nonzero vector (V[V_X], V[V_Y], V[V_Z]) in place and writes its length to
  * V[V_LENGTH]. For extreme magnitudes the unit vector is computed from the vector scaled by a power
  * of two (so subnormal components keep their precision and the result is unit to rounding); the
@@ -96,7 +85,7 @@ export function normalize3(): void {
     V[V_Y] = y / d;
     V[V_Z] = z / d;
     V[V_LENGTH] = d;
-  } else scaledLength3(true);
+  } else scaledNormalize3();
 }
 
 /**
@@ -106,50 +95,45 @@ export function normalize3(): void {
  * decision is the one an order-1 configuration of the same shape gets. (A radius whose square
  * overflows or underflows while the squared distance does not is far from the distance: the
  * unscaled comparison is then right as it stands.)
- * Non-finite inputs: false when any of the four is NaN, or x, y or z is infinite, unless V[V_R] is
- * infinite (then true): a caller that must reject non-finite input checks V[V_R] on a true result.
+ * False when any of the four is NaN or ±Infinity (r − r is 0 for a finite r and NaN otherwise; a NaN
+ * or infinite x, y or z fails the comparison).
  */
 export function withinDistance(): boolean {
   const x = V[V_X], y = V[V_Y], z = V[V_Z], r = V[V_R];
   const d2 = x * x + y * y + z * z;
-  if (d2 > SQ_MIN && d2 < SQ_MAX) return d2 <= r * r;
+  const rr = r * r;
+  // Squares in range are accurate; a squared distance below SQ_MIN (0 for a centre inside a box, or
+  // underflowed) against a radius whose square is well above it is within for certain.
+  if (d2 < SQ_MAX && (d2 > SQ_MIN || rr > 2 * SQ_MIN)) return d2 <= rr && r - r === 0;
   return scaledWithinDistance();
 }
 
 // The scaled paths, out of line so that the common paths above stay small enough to be inlined.
 
-/** length3 (and, when `unit`, normalize3) on the vector scaled by a power of two; 0 stays 0. */
-function scaledLength3(unit: boolean): void {
+/** normalize3 on the vector scaled by a power of two. */
+function scaledNormalize3(): void {
   const x = V[V_X], y = V[V_Y], z = V[V_Z];
   P[P_IN] = Math.max(Math.abs(x), Math.abs(y), Math.abs(z));
-  if (P[P_IN] === 0) {
-    V[V_LENGTH] = 0;
-    return;
-  }
   pow2Scale();
   const s = P[P_SCALE];
   const sx = x * s;
   const sy = y * s;
   const sz = z * s;
   const d = Math.sqrt(sx * sx + sy * sy + sz * sz);
-  if (unit) {
-    V[V_X] = sx / d;
-    V[V_Y] = sy / d;
-    V[V_Z] = sz / d;
-  }
+  V[V_X] = sx / d;
+  V[V_Y] = sy / d;
+  V[V_Z] = sz / d;
   V[V_LENGTH] = d / s;
 }
 
 function scaledWithinDistance(): boolean {
   const x = V[V_X], y = V[V_Y], z = V[V_Z], r = V[V_R];
-  const m = Math.max(Math.abs(x), Math.abs(y), Math.abs(z), r);
-  if (m === 0) return r === 0;
-  P[P_IN] = m;
+  P[P_IN] = Math.max(Math.abs(x), Math.abs(y), Math.abs(z), r);
   pow2Scale();
   const s = P[P_SCALE];
   const sx = x * s;
   const sy = y * s;
   const sz = z * s;
   const sr = r * s;
-  return sx * sx + sy * sy + sz * sz <= sr * sr;
+  return sx * sx + sy * sy + sz * sz <= sr * sr && r - r === 0;
 }

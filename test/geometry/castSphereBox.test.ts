@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { castSphereBox, contactSphereBox, overlapSphereBox, type BoxShape, type SphereShape, type Vec3 } from '../../src/index.js';
 import { maxAbs3, sub3, toArr } from '../oracle/oracle.js';
-import { expectHitAtStart, expectVec } from '../support/expectGeometry.js';
+import { expectHitAtStart, expectScaleInvariantHit, expectVec } from '../support/expectGeometry.js';
 import { forAllFrozen } from '../support/properties.js';
 import { box, castWith, newCast, newContact, sphere, vec3 as v } from '../support/shapes.js';
 import { axisAngleQuat, exactSBCastArb, nextDown, nextUp, sbCastArb } from './arbitraries.js';
@@ -198,5 +198,34 @@ describe('castSphereBox', () => {
     expect(c.toi).toBe(1);
     expectVec(c.normal, v(0.625 / 1.625, -1.5 / 1.625, 0), 1e-15);
     expectVec(c.point, v(2.75, -10.375, -1), 0);
+  });
+
+  it('regression (issue 9): a head-on cast at a vertex at subnormal scales (2^-1030 … 2^-1072) hits with the unit-scale toi and normal (the rescale factor overflowed: a miss)', () => {
+    const at = (s: number) => cast(sphere(-3 * s, -3 * s, -3 * s, 0.75 * s), v(6 * s, 6 * s, 6 * s), box(0, 0, 0, s, s, s));
+    const unit = at(1);
+    expectVec(unit.normal, v(-Math.sqrt(1 / 3), -Math.sqrt(1 / 3), -Math.sqrt(1 / 3)), 1e-15);
+    // (the point at impact, c + t·m, is subnormal here and rounds more coarsely: the normal may differ by an ulp)
+    for (const k of [-1030, -1050, -1060, -1070, -1072]) {
+      const c = at(2 ** k);
+      expect(c.hit, `2^${k}`).toBe(true);
+      expect(c.toi, `2^${k}`).toBe(unit.toi);
+      expectVec(c.normal, unit.normal, 1e-15);
+    }
+  });
+
+  it('regression (issue 9): an exact grazing hit along an edge scaled by 2^200 … 2^1000 is still found (the rescale above 1e60 was not by a power of two: a miss at 2^200)', () => {
+    // the centre passes at |(4.375, 10.5)| = 11.375 = r from the edge y = z = 1; it reaches x = −1 at t = 6/42.5
+    const at = (s: number) => cast(sphere(-7 * s, 5.375 * s, 11.5 * s, 11.375 * s), v(42.5 * s, 0, 0), box(0, 0, 0, s, s, s));
+    expect(at(1).toi).toBeCloseTo(6 / 42.5, 7);
+    expectVec(at(1).normal, v(0, 4.375 / 11.375, 10.5 / 11.375), 1e-7);
+    expectScaleInvariantHit(at, [200, 210, 250, 500, 1000, -200, -1000]);
+  });
+
+  it('NaN or infinite motion is no contact, out untouched (the non-finite contract)', () => {
+    for (const m of [v(-Infinity, 0, 0), v(NaN, 0, 0)]) {
+      const out = newCast();
+      expect(castSphereBox(sphere(1e6, 0, 0, 0.5), m, box(0, 0, 0, 1, 1, 1), out)).toBe(false);
+      expect(out).toEqual(newCast());
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { castSphereSphere, contactSphereSphere, overlapSphereSphere, type SphereShape, type Vec3 } from '../../src/index.js';
 import { maxAbs3, norm3, sub3, toArr } from '../oracle/oracle.js';
-import { expectHitAtStart, expectVec } from '../support/expectGeometry.js';
+import { expectHitAtStart, expectScaleInvariantHit, expectVec } from '../support/expectGeometry.js';
 import { forAllFrozen } from '../support/properties.js';
 import { castWith, newCast, newContact, sphere, vec3 as v } from '../support/shapes.js';
 import { exactSSCastArb, nextDown, nextUp, ssCastArb } from './arbitraries.js';
@@ -157,5 +157,25 @@ describe('castSphereSphere', () => {
     expect(c.toi).toBe(1);
     expectVec(c.normal, v(-1.5 / 1.625, -0.5 / 1.625, -0.375 / 1.625), 1e-15);
     expectVec(c.point, v(-0.25 - (1.5 / 1.625) * 1.125, 1.125 - (0.5 / 1.625) * 1.125, 1.125 - (0.375 / 1.625) * 1.125), 1e-15);
+  });
+
+  it('regression (issue 9): a head-on cast at subnormal scales (2^-1030 … 2^-1074) hits with the unit-scale toi and normal (the rescale factor overflowed: a miss)', () => {
+    const at = (s: number) => cast(sphere(-4 * s, 0, 0, s), v(8 * s, 0, 0), sphere(0, 0, 0, s));
+    expect(at(1).toi).toBe(0.25);
+    expectScaleInvariantHit(at, [-1030, -1050, -1060, -1070, -1074]);
+  });
+
+  it('regression (issue 9): an exact grazing hit scaled by 2^200 … 2^1000 is still found (the rescale above 1e60 was not by a power of two: a miss at 2^200)', () => {
+    // a's centre passes at distance |(4.375, 10.5)| = 11.375 = ra + rb from b's (x = 0 at t = 7/42.5)
+    const at = (s: number) => cast(sphere(-7 * s, 4.375 * s, 10.5 * s, 2.84375 * s), v(42.5 * s, 0, 0), sphere(0, 0, 0, 8.53125 * s));
+    expect(at(1).toi).toBeCloseTo(7 / 42.5, 7);
+    expectVec(at(1).normal, v(0, 4.375 / 11.375, 10.5 / 11.375), 1e-7);
+    expectScaleInvariantHit(at, [200, 210, 250, 500, 1000, -200, -1000]);
+  });
+
+  it('regression (issue 9): an infinite motion is no contact, out untouched (it was a toi-0 hit with a NaN normal between spheres 1e6 apart)', () => {
+    const out = newCast();
+    expect(castSphereSphere(sphere(1e6, 0, 0, 0.5), v(-Infinity, 0, 0), sphere(0, 0, 0, 0.5), out)).toBe(false);
+    expect(out).toEqual(newCast());
   });
 });

@@ -168,4 +168,17 @@ describe('contactSphereBox', () => {
     expect(contactSphereBox(s, b, out)).toBe(true);
     expectContact({ hit: true, ...out }, { normal: v(1, 0, 0), depth: 0.5, point: v(1, 0.5, 0.5) });
   });
+
+  it('regression (issue 9): NaN in the sphere centre is no contact (false, out untouched; it was true with NaN normals)', () => {
+    const out = newContact();
+    expect(contactSphereBox(sphere(NaN, 0, 0, 1), box(0, 0, 0, 1, 1, 1), out)).toBe(false);
+    expect(out).toEqual(newContact());
+  });
+
+  it('regression (issue 9): a centre one subnormal step off a point box per axis: a unit normal (it was (0.5, 0.5, 0.5))', () => {
+    const u = Number.MIN_VALUE;
+    const c = contact(sphere(u, u, u, 2 * u), box(0, 0, 0, 0, 0, 0));
+    expect(c.hit).toBe(true);
+    expectVec(c.normal, v(Math.sqrt(1 / 3), Math.sqrt(1 / 3), Math.sqrt(1 / 3)), 1e-15);
+  });
 });

@@ -84,4 +84,11 @@ describe('contactSphereSphere', () => {
     expectVec(d.normal, v(0, -0.6, -0.8), 1e-15);
     expectVec(d.point, v(0, 3, 4), 0);
   });
+
+  it('regression (issue 9): centres one subnormal step apart per axis: a unit normal (it was (0.5, 0.5, 0.5), |n| = 0.87)', () => {
+    const u = Number.MIN_VALUE;
+    const c = contact(sphere(u, u, u, u), sphere(0, 0, 0, u));
+    expect(c.hit).toBe(true);
+    expectVec(c.normal, v(Math.sqrt(1 / 3), Math.sqrt(1 / 3), Math.sqrt(1 / 3)), 1e-15);
+  });
 });

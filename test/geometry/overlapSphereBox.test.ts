@@ -96,4 +96,9 @@ describe('overlapSphereBox', () => {
       expect(overlapSphereBox(sphere(2.9, 1, 0, 1), R)).toBe(true);
     }
   });
+
+  it('regression (issue 9): NaN in any input is no overlap (it was true)', () => {
+    expect(overlapSphereBox(sphere(NaN, 0, 0, 1), box(0, 0, 0, 1, 1, 1))).toBe(false);
+    expect(overlapSphereBox(sphere(0, 0, 0, 1), box(0, 0, 0, NaN, 1, 1))).toBe(false);
+  });
 });

@@ -116,35 +116,33 @@ export function rotate(q: Q4 | undefined, v: V3): V3 {
 const copy = (v: V3): V3 => ({ x: v.x, y: v.y, z: v.z });
 
 /**
- * Rapier contact between a sphere and a box. `prediction` is the largest positive
- * separation for which a (separated) result is still returned; pass a large value to
- * always get the signed distance.
+ * The contact of `ball1` at `ballCenter` against `shape` (the box, or sphere b) at its pose, in our
+ * conventions: Rapier's shape1 is `shape`, so its normal1 points from it toward the ball.
  */
-export function rapierContactSphereBox(
-  sphere: OracleSphere,
-  box: OracleBox,
-  prediction = 0,
-): OracleContact | null {
-  assertReady();
-  ball1.radius = sphere.radius;
-  setBox(box);
-  const c = cuboid.contactShape(box.center, box.rotation ?? IDENTITY, ball1, sphere.center, IDENTITY, prediction);
+function ballContact(shape: RAPIER.Shape, center: V3, rotation: Q4, ballCenter: V3, prediction: number): OracleContact | null {
+  const c = shape.contactShape(center, rotation, ball1, ballCenter, IDENTITY, prediction);
   if (!c) return null;
   return { distance: c.distance, normal: copy(c.normal1), pointOnSecond: copy(c.point1), pointOnFirst: copy(c.point2) };
 }
 
+/**
+ * Rapier contact between a sphere and a box. `prediction` is the largest positive
+ * separation for which a (separated) result is still returned; pass a large value to
+ * always get the signed distance.
+ */
+export function rapierContactSphereBox(sphere: OracleSphere, box: OracleBox, prediction = 0): OracleContact | null {
+  assertReady();
+  ball1.radius = sphere.radius;
+  setBox(box);
+  return ballContact(cuboid, box.center, box.rotation ?? IDENTITY, sphere.center, prediction);
+}
+
 /** Rapier contact between spheres a and b (normal from b toward a). */
-export function rapierContactSphereSphere(
-  a: OracleSphere,
-  b: OracleSphere,
-  prediction = 0,
-): OracleContact | null {
+export function rapierContactSphereSphere(a: OracleSphere, b: OracleSphere, prediction = 0): OracleContact | null {
   assertReady();
   ball1.radius = a.radius;
   ball2.radius = b.radius;
-  const c = ball2.contactShape(b.center, IDENTITY, ball1, a.center, IDENTITY, prediction);
-  if (!c) return null;
-  return { distance: c.distance, normal: copy(c.normal1), pointOnSecond: copy(c.point1), pointOnFirst: copy(c.point2) };
+  return ballContact(ball2, b.center, IDENTITY, a.center, prediction);
 }
 
 /** Signed distance sphere-box according to Rapier (always defined). */

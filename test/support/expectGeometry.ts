@@ -34,3 +34,18 @@ export function expectHitAtStart(c: { hit: boolean; toi: number; normal: Vec3; p
   expectVec(c.normal, normal, 0);
   expectVec(c.point, point, 0);
 }
+
+/**
+ * The cast that `castAt(s)` runs on a scene scaled by s hits at s = 1, and at s = 2^k for each k with
+ * the same toi and normal to the bit (power-of-two scaling changes no rounding).
+ */
+export function expectScaleInvariantHit(castAt: (s: number) => { hit: boolean; toi: number; normal: Vec3 }, exponents: number[]): void {
+  const unit = castAt(1);
+  expect(unit.hit).toBe(true);
+  for (const k of exponents) {
+    const c = castAt(2 ** k);
+    expect(c.hit, `2^${k}`).toBe(true);
+    expect(c.toi, `2^${k}`).toBe(unit.toi);
+    expect(c.normal, `2^${k}`).toEqual(unit.normal);
+  }
+}

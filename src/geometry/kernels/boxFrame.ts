@@ -56,38 +56,62 @@ function rotateK(q: Quat, sense: number, o: number): void {
 }
 
 /**
- * Loads a sphere–box query: the sphere's centre relative to the box in its frame (K_CENTER), the
- * motion `v` in its frame (K_MOTION, zero when absent), the half extents (K_HALF) and the radius
- * (K_RADIUS). Objects are passed rather than their numbers so that no double is boxed.
+ * Loads a sphere–box query: the sphere's centre relative to the box in its frame (K_CENTER), the half
+ * extents (K_HALF) and the radius (K_RADIUS). Objects are passed rather than their numbers so that no
+ * double is boxed. (K_MOTION is left as it was: the static queries do not read it.)
+ * Non-finite rotations reach the finiteness checks: x, y or z through the rotated centre (NaN), and
+ * w, which an identity rotation does not otherwise read, through the radius (r + (w − w) is r for a
+ * finite w and NaN otherwise).
  */
-export function loadSphereBox(box: BoxShape, sphere: SphereShape, v: Vec3 | undefined): void {
+export function loadSphereBox(box: BoxShape, sphere: SphereShape): void {
   const q = box.rotation;
   const p = sphere.center;
   K[K_CENTER] = p.x - box.center.x;
   K[K_CENTER + 1] = p.y - box.center.y;
   K[K_CENTER + 2] = p.z - box.center.z;
-  K[K_MOTION] = v === undefined ? 0 : v.x;
-  K[K_MOTION + 1] = v === undefined ? 0 : v.y;
-  K[K_MOTION + 2] = v === undefined ? 0 : v.z;
-  if (!isAxisAligned(q)) {
-    rotateK(q as Quat, -1, K_CENTER);
-    if (v !== undefined) rotateK(q as Quat, -1, K_MOTION);
-  }
+  if (!isAxisAligned(q)) rotateK(q as Quat, -1, K_CENTER);
   K[K_HALF] = box.halfExtents.x;
   K[K_HALF + 1] = box.halfExtents.y;
   K[K_HALF + 2] = box.halfExtents.z;
-  K[K_RADIUS] = sphere.radius;
+  K[K_RADIUS] = q === undefined ? sphere.radius : sphere.radius + (q.w - q.w);
 }
 
-/** Whether the local point K[o..o+2] is within the radius of the box (closed), by clamping. */
+/** Loads a cast's motion `v` into the box's frame (K_MOTION), after {@link loadSphereBox}. */
+export function loadMotion(box: BoxShape, v: Vec3): void {
+  const q = box.rotation;
+  K[K_MOTION] = v.x;
+  K[K_MOTION + 1] = v.y;
+  K[K_MOTION + 2] = v.z;
+  if (!isAxisAligned(q)) rotateK(q as Quat, -1, K_MOTION);
+}
+
+/**
+ * Whether the local point K[o..o+2] is within the radius of the box (closed), by clamping; false as
+ * well when the point, a half extent or the radius is NaN or ±Infinity. (A coordinate within its
+ * slab contributes (x − x)·h: 0 when x and h are finite, NaN when either is NaN or infinite; an
+ * infinite coordinate outside its slab contributes ±Infinity; withinDistance is false for both, and
+ * for a non-finite radius.)
+ */
 export function withinBoxLocal(o: number): boolean {
   const x = K[o], y = K[o + 1], z = K[o + 2];
   const hx = K[K_HALF], hy = K[K_HALF + 1], hz = K[K_HALF + 2];
-  V[V_X] = x < -hx ? x + hx : x > hx ? x - hx : 0;
-  V[V_Y] = y < -hy ? y + hy : y > hy ? y - hy : 0;
-  V[V_Z] = z < -hz ? z + hz : z > hz ? z - hz : 0;
+  V[V_X] = x < -hx ? x + hx : x > hx ? x - hx : (x - x) * hx;
+  V[V_Y] = y < -hy ? y + hy : y > hy ? y - hy : (y - y) * hy;
+  V[V_Z] = z < -hz ? z + hz : z > hz ? z - hz : (z - z) * hz;
   V[V_R] = K[K_RADIUS];
   return withinDistance();
+}
+
+/**
+ * Whether every loaded number is finite: K_CENTER, K_MOTION, K_HALF and K_RADIUS, hence the sphere's
+ * and the box's centres, the motion, half extents and radius (their rotation into the box frame
+ * included: a NaN or infinite rotation makes the rotated vectors NaN), with no difference overflowed.
+ */
+export function loadedFinite(): boolean {
+  const center = K[K_CENTER] - K[K_CENTER] + (K[K_CENTER + 1] - K[K_CENTER + 1]) + (K[K_CENTER + 2] - K[K_CENTER + 2]);
+  const motion = K[K_MOTION] - K[K_MOTION] + (K[K_MOTION + 1] - K[K_MOTION + 1]) + (K[K_MOTION + 2] - K[K_MOTION + 2]);
+  const size = K[K_HALF] - K[K_HALF] + (K[K_HALF + 1] - K[K_HALF + 1]) + (K[K_HALF + 2] - K[K_HALF + 2] + (K[K_RADIUS] - K[K_RADIUS]));
+  return center + motion + size === 0;
 }
 
 /**
@@ -136,7 +160,10 @@ export function fillContactLocal(o: number): void {
   K[K_DEPTH] = r + (axis === 0 ? fx : axis === 1 ? fy : fz);
 }
 
-/** Writes K's local normal and point as world vectors into `out.normal` and `out.point`. */
+/**
+ * Writes K's local normal and point as world vectors into `out.normal` and `out.point`. Reads the box
+ * before writing, so `out.normal` or `out.point` may be one of its vectors.
+ */
 export function writeWorldNormalPoint(box: BoxShape, out: { normal: Vec3; point: Vec3 }): void {
   const q = box.rotation;
   if (!isAxisAligned(q)) {
@@ -144,10 +171,11 @@ export function writeWorldNormalPoint(box: BoxShape, out: { normal: Vec3; point:
     rotateK(q as Quat, 1, K_POINT);
   }
   const c = box.center;
+  const cx = c.x, cy = c.y, cz = c.z;
   out.normal.x = K[K_NORMAL];
   out.normal.y = K[K_NORMAL + 1];
   out.normal.z = K[K_NORMAL + 2];
-  out.point.x = c.x + K[K_POINT];
-  out.point.y = c.y + K[K_POINT + 1];
-  out.point.z = c.z + K[K_POINT + 2];
+  out.point.x = cx + K[K_POINT];
+  out.point.y = cy + K[K_POINT + 1];
+  out.point.z = cz + K[K_POINT + 2];
 }

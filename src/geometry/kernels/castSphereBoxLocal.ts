@@ -3,7 +3,7 @@
  * scratch K). Internal: not part of the public API.
  */
 import { END_CHECK } from './endCheck.js';
-import { fillContactLocal, K, K_SLOTS, withinBoxLocal } from './boxFrame.js';
+import { fillContactLocal, K, K_SLOTS, loadedFinite, withinBoxLocal } from './boxFrame.js';
 import { E, E_SLOTS, enterCapsule } from './entryTime.js';
 
 const { E_HALF_LENGTH, E_MOTION, E_RADIUS, E_START, E_TIME } = E_SLOTS;
@@ -122,60 +122,17 @@ function roundingFaceEntry(bits: number): void {
 }
 
 /**
- * The entry into the grown box (Ericson, Real-Time Collision Detection, 5.5.7, "intersecting moving
+ * The sweep in the box frame (Ericson, Real-Time Collision Detection, 5.5.7, "intersecting moving
  * sphere against AABB"): the sphere's centre as a ray c + t·m, t in [0, 1], against the box grown
  * by r on every side (the Minkowski sum's bounding box). Where the ray enters that grown box decides:
  * on a face region (outside the original box on at most one axis) the entry is the contact; on an
  * edge region the contact is the entry into the capsule of radius r around that edge; on a vertex
  * region it is the earliest entry into the three capsules meeting at the vertex.
- * On an entry at t <= 1: writes K_TOI = t and the local K_NORMAL, K_DEPTH = 0 and K_POINT, and
- * returns true; otherwise false (K untouched but for K_OTHER).
- */
-function enterGrownBox(): boolean {
-  S[S_T0] = 0;
-  S[S_T1] = 1;
-  S[S_AXIS] = -1;
-  if (!clipSlab(0) || !clipSlab(1) || !clipSlab(2)) return false;
-  let t = S[S_T0];
-  const axis = S[S_AXIS] | 0;
-  entryPoint();
-  const bits = outsideBits();
-  const face = (bits & (bits - 1)) === 0 && axis >= 0;
-  if (face) {
-    writeFaceHit(axis);
-  } else {
-    const sx = K[K_OTHER] < 0 ? -1 : 1;
-    const sy = K[K_OTHER + 1] < 0 ? -1 : 1;
-    const sz = K[K_OTHER + 2] < 0 ? -1 : 1;
-    if (bits === 7) {
-      enterEdge(0, sx, sy, sz);
-      t = E[E_TIME];
-      enterEdge(1, sx, sy, sz);
-      if (E[E_TIME] < t) t = E[E_TIME];
-      enterEdge(2, sx, sy, sz);
-      if (E[E_TIME] < t) t = E[E_TIME];
-    } else if (bits === 3 || bits === 5 || bits === 6) {
-      enterEdge(bits === 6 ? 0 : bits === 5 ? 1 : 2, sx, sy, sz);
-      t = E[E_TIME];
-    } else {
-      roundingFaceEntry(bits);
-      t = E[E_TIME];
-    }
-    if (!(t <= 1)) return false;
-    for (let a = 0; a < 3; a++) K[K_OTHER + a] = K[K_CENTER + a] + t * K[K_MOTION + a];
-    fillContactLocal(K_OTHER);
-  }
-  K[K_DEPTH] = 0;
-  K[K_TOI] = t;
-  return true;
-}
-
-/**
- * The sweep in the box frame: touching or overlapping at the start gives toi 0 and the static
- * contact; else the entry into the grown box ({@link enterGrownBox}). An entry within rounding of
- * the step's end (toi >= END_CHECK), or none found by the sweep, is decided by the static test at
+ * Touching or overlapping at the start gives toi 0 and the static contact. An entry within rounding
+ * of the step's end (toi >= END_CHECK), or none found by the sweep, is decided by the static test at
  * the end pose, so that a sphere touching the box exactly at the end of the step hits (toi 1, the
- * static contact there) whatever the rounding of the entry time.
+ * static contact there) whatever the rounding of the entry time. A hit needs every input finite (the
+ * end pose c + m is NaN or infinite when the centre or the motion is; withinBoxLocal checks the rest).
  * Reads K_CENTER, K_MOTION, K_HALF and K_RADIUS; writes K_TOI and the local K_NORMAL, K_DEPTH = 0
  * and K_POINT; false on a miss.
  */
@@ -183,15 +140,57 @@ export function castSphereBoxLocal(): boolean {
   if (withinBoxLocal(K_CENTER)) {
     fillContactLocal(K_CENTER);
     K[K_TOI] = 0;
-    return true;
+    return loadedFinite();
   }
-  const entered = enterGrownBox();
-  if (entered && K[K_TOI] < END_CHECK) return true;
-  if (!endPoint() || !withinBoxLocal(K_OTHER)) return false;
-  if (!entered) {
+  S[S_T0] = 0;
+  S[S_T1] = 1;
+  S[S_AXIS] = -1;
+  let entered = clipSlab(0) && clipSlab(1) && clipSlab(2);
+  let t = S[S_T0];
+  let face = false;
+  if (entered) {
+    const axis = S[S_AXIS] | 0;
+    entryPoint();
+    const bits = outsideBits();
+    face = (bits & (bits - 1)) === 0 && axis >= 0;
+    if (face) {
+      writeFaceHit(axis);
+    } else {
+      const sx = K[K_OTHER] < 0 ? -1 : 1;
+      const sy = K[K_OTHER + 1] < 0 ? -1 : 1;
+      const sz = K[K_OTHER + 2] < 0 ? -1 : 1;
+      if (bits === 7) {
+        enterEdge(0, sx, sy, sz);
+        t = E[E_TIME];
+        enterEdge(1, sx, sy, sz);
+        if (E[E_TIME] < t) t = E[E_TIME];
+        enterEdge(2, sx, sy, sz);
+        if (E[E_TIME] < t) t = E[E_TIME];
+      } else if (bits === 3 || bits === 5 || bits === 6) {
+        enterEdge(bits === 6 ? 0 : bits === 5 ? 1 : 2, sx, sy, sz);
+        t = E[E_TIME];
+      } else {
+        roundingFaceEntry(bits);
+        t = E[E_TIME];
+      }
+      entered = t <= 1;
+    }
+  }
+  if (!entered || t >= END_CHECK) {
+    if (!endPoint() || !withinBoxLocal(K_OTHER)) return false;
+    if (!entered) {
+      // no entry found: touching at the end pose is a hit at toi 1 with the static contact there
+      fillContactLocal(K_OTHER);
+      K[K_DEPTH] = 0;
+      K[K_TOI] = 1;
+      return true;
+    }
+  }
+  if (!face) {
+    for (let a = 0; a < 3; a++) K[K_OTHER + a] = K[K_CENTER + a] + t * K[K_MOTION + a];
     fillContactLocal(K_OTHER);
-    K[K_DEPTH] = 0;
-    K[K_TOI] = 1;
   }
-  return true;
+  K[K_DEPTH] = 0;
+  K[K_TOI] = t;
+  return loadedFinite();
 }
