@@ -10,6 +10,7 @@ import { gridCreate } from '../broadphase/grid.js';
 import { sizeStatsCreate } from '../broadphase/policy.js';
 import { queryOutCreate } from '../broadphase/query.js';
 import { HAS_CONTACT } from './contactComponent.js';
+import { contactIndexCreate } from './contactsOf.js';
 import { PhysicsInputError } from './errors.js';
 import { contactListCreate, endedListCreate, idListCreate, idListPush, pairListCreate } from './lists.js';
 import { registerSetHandlers } from './setHandlers.js';
@@ -182,6 +183,7 @@ export function createPhysics(world: World, options: PhysicsOptions = {}): Physi
       previous: pairListCreate(),
       touching: idListCreate(),
       touchingNext: idListCreate(),
+      contactIndex: contactIndexCreate(),
       unobserve: [],
       destroyed: false,
     },
