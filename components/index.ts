@@ -55,7 +55,8 @@ export interface BoxComponent {
  * - `toi`: fraction of the tick in [0, 1] at which the two first touch (0 = touching at its start).
  * - `count`: how many contacts this entity has this tick (uint32).
  * Normal, depth and toi are float32 (display and gameplay precision); the point is float64. The world
- * contact list (`physics.contacts`) has every contact in float64.
+ * contact list (`physics.contacts`) has every contact in float64; `readContactOf` / `contactsOf`
+ * read every contact of one entity.
  */
 export interface ContactComponent {
   other: Uint32Array;

@@ -2,10 +2,16 @@
  * A minimal bitecs game loop with bitecs-collide.
  *
  * - The physics systems run in a bitecs `pipe`: broadphase → narrowphase → our bounce system →
- *   integration. The bounce system reads the Contact component (each touching entity's primary
- *   contact; the normal points toward the entity) and reflects the velocity of spheres moving into
- *   a box: v ← v − 2 (v·n) n. It runs before integration, so a sphere bounces in the tick in which
- *   it would have reached the wall (continuous detection: no tunnelling even at high speed).
+ *   integration. The bounce system visits every touching sphere (the Contact component marks them)
+ *   and reads ALL of its contacts with `readContactOf` (the normal points toward the sphere), not
+ *   only the primary one in the Contact component: a ball resting on the floor (its primary
+ *   contact, toi 0) that reaches a wall later in the same tick must see the wall too. It reflects
+ *   the velocity off each contact the sphere moves into: v ← v − 2 (v·n) n. It runs before
+ *   integration, so a sphere bounces in the tick in which it would have reached the wall
+ *   (continuous detection: no tunnelling even at high speed). The built-in collision response will
+ *   replace this sketch.
+ * - A lane on the floor: a ball resting on the floor rolls at 5 units per tick toward a 0.5-thick
+ *   wall and must never pass it.
  * - A fixed stepper (`createFixedStepper` / `fixedStepAdvance`) turns variable frame times into
  *   whole 1/60 s physics steps and an interpolation factor `alpha` for rendering. Frame times are
  *   simulated here (jittery 60 fps with one 300 ms hitch), so the run is instant and deterministic.
@@ -20,9 +26,11 @@ import {
   createFixedStepper,
   createIntegrateSystem,
   createNarrowphaseSystem,
+  ContactOf,
   createPhysics,
   fixedStepAdvance,
   hashPhysicsState,
+  readContactOf,
   type Physics,
 } from '../src/index.js';
 import { createRng, type Rng } from '../src/scenes/prng.js';
@@ -62,18 +70,37 @@ function addBalls(physics: Physics, rng: Rng): number[] {
   return ids;
 }
 
-/** Our gameplay system: bounce spheres off whatever their primary contact is. Counts bounces. */
+const LANE_Z = 8; // the lane runs along x on the floor, clear of the pillar
+const LANE_WALL_X = 5; // centre of the lane's wall
+const LANE_WALL_HALF = 0.25; // half its thickness: 0.5 thick
+const LANE_SPEED = 5 / DT; // 5 units per tick
+
+/**
+ * The lane: a 0.5-thick wall standing on the floor, and a ball resting on the floor that rolls at 5
+ * units per tick toward it. Returns the ball.
+ */
+function addLane(physics: Physics): number {
+  addBox(physics, { position: [LANE_WALL_X, -ROOM + 0.5, LANE_Z], halfExtents: [LANE_WALL_HALF, 0.5, 1.5] });
+  return addSphere(physics, { position: [-5, -ROOM + 0.5, LANE_Z], radius: 0.5, velocity: [LANE_SPEED, 0, 0], group: 2, mask: 1 });
+}
+
+/**
+ * Our gameplay system: bounce each touching sphere off every contact it moves into (all of its
+ * contacts, not only the primary one). Counts bounces. Allocates nothing per tick.
+ */
 function createBounceSystem(physics: Physics, stats: { bounces: number }) {
   const { Contact, Sphere, Velocity } = physics.components;
+  const hit = new ContactOf(); // reused: readContactOf writes into it
   return (world: World): World => {
     for (const eid of query(world, [Sphere, Velocity, Contact])) {
-      const nx = Contact.nx[eid], ny = Contact.ny[eid], nz = Contact.nz[eid];
-      const vn = Velocity.x[eid] * nx + Velocity.y[eid] * ny + Velocity.z[eid] * nz;
-      if (vn >= 0) continue; // already moving away
-      Velocity.x[eid] -= 2 * vn * nx;
-      Velocity.y[eid] -= 2 * vn * ny;
-      Velocity.z[eid] -= 2 * vn * nz;
-      stats.bounces++;
+      for (let k = 0; readContactOf(physics, eid, k, hit); k++) {
+        const vn = Velocity.x[eid] * hit.nx + Velocity.y[eid] * hit.ny + Velocity.z[eid] * hit.nz;
+        if (vn >= 0) continue; // resting on it or already moving away
+        Velocity.x[eid] -= 2 * vn * hit.nx;
+        Velocity.y[eid] -= 2 * vn * hit.ny;
+        Velocity.z[eid] -= 2 * vn * hit.nz;
+        stats.bounces++;
+      }
     }
     return world;
   };
@@ -97,6 +124,8 @@ function main(): void {
   const rng = createRng(7);
   addRoom(physics);
   const balls = addBalls(physics, rng);
+  const laneBall = addLane(physics);
+  let laneMaxX = -Infinity;
   // A tag of our own on the balls, to show that game components live alongside ours.
   const Ball = {};
   for (const eid of balls) addComponent(world, eid, Ball);
@@ -122,6 +151,7 @@ function main(): void {
     steps += fixedStepAdvance(stepper, elapsed, () => {
       prevX = Position.x[watched];
       tick(world);
+      laneMaxX = Math.max(laneMaxX, Position.x[laneBall]);
     });
     // Rendering would draw previous + alpha · (current − previous):
     const renderX = prevX + stepper.alpha * (Position.x[watched] - prevX);
@@ -137,8 +167,11 @@ function main(): void {
   const kept = inside(physics, balls);
   console.log(`game-loop: ${FRAMES} frames, ${steps} steps, dropped ${stepper.droppedTime.toFixed(3)} s after the hitch, ${stats.bounces} bounces`);
   console.log(`game-loop: balls inside the room: ${kept}/${balls.length}`);
+  const laneLimit = LANE_WALL_X - LANE_WALL_HALF - 0.5; // the ball's centre when it touches the wall
+  const laneKept = laneMaxX <= laneLimit;
+  console.log(`game-loop: lane ball at 5 units per tick on the floor: max x ${laneMaxX.toFixed(3)}, ${laneKept ? 'never passed' : 'PASSED'} the 0.5-thick wall (touching at x ${laneLimit})`);
   console.log(`game-loop: state hash ${hashPhysicsState(physics)}`);
-  if (kept !== balls.length) process.exitCode = 1;
+  if (kept !== balls.length || !laneKept) process.exitCode = 1;
 }
 
 main();

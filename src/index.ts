@@ -51,6 +51,8 @@ export {
   setHalfExtents,
   setRotation,
 } from './world/bodiesApi.js';
+export type { ContactIndex } from './world/contactsOf.js';
+export { contactsOf, readContactOf, ContactOf } from './world/contactsOf.js';
 export { hashPhysicsState } from './world/stateHash.js';
 export type { SnapshotOptions } from './world/snapshot/format.js';
 export { snapshotSize, saveSnapshot } from './world/snapshot/writer.js';

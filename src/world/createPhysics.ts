@@ -10,8 +10,10 @@ import { gridCreate } from '../broadphase/grid.js';
 import { sizeStatsCreate } from '../broadphase/policy.js';
 import { queryOutCreate } from '../broadphase/query.js';
 import { HAS_CONTACT } from './contactComponent.js';
+import { contactIndexCreate } from './contactsOf.js';
 import { PhysicsInputError } from './errors.js';
 import { contactListCreate, endedListCreate, idListCreate, idListPush, pairListCreate } from './lists.js';
+import { registerSetHandlers } from './setHandlers.js';
 import { BodyFlags, type Physics, type PhysicsOptions } from './types.js';
 import { checkLive, INTERNAL, internalsOf, WORK_SLOTS, type PhysicsState } from './internal.js';
 
@@ -90,6 +92,16 @@ export function defaultContactBudget(): number {
   return Math.max(2 ** 20, Math.floor(machineMemory() / 8 / BYTES_PER_CONTACT));
 }
 
+/**
+ * Writes the CollisionFilter defaults to the ids from `from` on: an entity without the component
+ * always holds them (they are reset when Position is added and when the component is removed), so
+ * a `set(CollisionFilter, {group})` on a new filter keeps the default mask.
+ */
+function fillFilterDefaults(own: PhysicsComponents, from: number): void {
+  own.CollisionFilter.group.fill(DEFAULT_GROUP, from);
+  own.CollisionFilter.mask.fill(DEFAULT_MASK, from);
+}
+
 /** Grows every physics-owned array so that entity id `eid` fits. */
 function ensureCapacity(physics: Physics, eid: number, own: PhysicsComponents): void {
   const internal = internalsOf(physics);
@@ -104,6 +116,7 @@ function ensureCapacity(physics: Physics, eid: number, own: PhysicsComponents): 
   let cap = internal.capacity;
   while (cap <= eid) cap *= 2;
   for (const store of Object.values(own)) growStore(store, cap);
+  fillFilterDefaults(own, internal.capacity);
   for (const key of ['flags', 'purgeMark'] as const) {
     const next = new Uint8Array(cap);
     next.set(internal[key]);
@@ -127,6 +140,7 @@ export function createPhysics(world: World, options: PhysicsOptions = {}): Physi
   validateOptions(options);
   const capacity = options.capacity ?? 1024;
   const own = createComponents(capacity);
+  fillFilterDefaults(own, 0);
   const components: PhysicsComponents = {
     ...own,
     Position: options.position ?? own.Position,
@@ -169,6 +183,7 @@ export function createPhysics(world: World, options: PhysicsOptions = {}): Physi
       previous: pairListCreate(),
       touching: idListCreate(),
       touchingNext: idListCreate(),
+      contactIndex: contactIndexCreate(),
       unobserve: [],
       destroyed: false,
     },
@@ -228,6 +243,8 @@ function registerObservers(physics: Physics, own: PhysicsComponents): void {
     clearFlag(FILTER)(eid);
     resetFilter(eid);
   });
+  // bitecs set(): run after the onAdd observers above (bitecs adds, then notifies the data).
+  internal.unobserve.push(...registerSetHandlers(physics, own));
 }
 
 /**

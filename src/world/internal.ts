@@ -7,6 +7,7 @@
 import type { Grid } from '../broadphase/grid.js';
 import type { SizeStats } from '../broadphase/policy.js';
 import type { QueryOut } from '../broadphase/query.js';
+import type { ContactIndexState } from './contactsOf.js';
 import { PhysicsInputError } from './errors.js';
 import type { IdList, PairList, Physics } from './types.js';
 
@@ -55,6 +56,8 @@ export interface PhysicsInternal {
   touching: IdList;
   /** Scratch: entities touching this tick. */
   touchingNext: IdList;
+  /** Contacts by entity (`contactsOf`), rebuilt lazily after each tick or restore. */
+  contactIndex: ContactIndexState;
   unobserve: Array<() => void>;
   /** Set by `destroyPhysics`: every helper and step then throws. */
   destroyed: boolean;
@@ -83,9 +86,13 @@ export function internalsOf(physics: Physics): PhysicsInternal {
   return (physics as PhysicsState)[INTERNAL];
 }
 
-/** Sets the tick counter (the one writer: the narrowphase counts ticks, a snapshot restores them). */
+/**
+ * Sets the tick counter (the one writer: the narrowphase counts ticks, a snapshot restores them).
+ * Both replace the contact list, so the contacts-by-entity index is marked for a rebuild.
+ */
 export function setTick(physics: Physics, tick: number): void {
   (physics as { tick: number }).tick = tick;
+  internalsOf(physics).contactIndex.stale = true;
 }
 
 /**

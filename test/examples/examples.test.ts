@@ -18,7 +18,7 @@ function runExample(name: string): string {
 }
 
 describe('examples', () => {
-  it('game-loop.ts: pipe of systems, bounce system, fixed stepper; no ball escapes', () => {
+  it('game-loop.ts: pipe of systems, bounce system over every contact, fixed stepper; no ball escapes or tunnels', () => {
     const out = runExample('game-loop.ts');
     expect(out).toMatch(/^game-loop: 60 balls in a room/);
     expect(out).toMatch(/t=1\.\d\d s {2}frame \d+ {2}steps \d+/);
@@ -26,6 +26,9 @@ describe('examples', () => {
     expect(bounces).toBeGreaterThan(0);
     expect(out).toMatch(/dropped 0\.\d{3} s after the hitch/);
     expect(out).toMatch(/game-loop: balls inside the room: 60\/60\n/);
+    // Regression: a ball resting on the floor (its primary contact) that reaches a 0.5-thick wall at
+    // 5 units per tick passed it when the bounce read only the primary contact (max x 10).
+    expect(out).toMatch(/game-loop: lane ball at 5 units per tick on the floor: max x -?\d+\.\d{3}, never passed the 0\.5-thick wall/);
     expect(out).toMatch(/game-loop: state hash [0-9a-f]{16}\n$/);
   });
 
