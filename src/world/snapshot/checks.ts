@@ -104,6 +104,11 @@ function missing(e: number): boolean {
   return bad(R_MISSING);
 }
 
+/** Whether pair (a, b) is a pair of one entity or does not follow pair (pa, pb) in strictly ascending order. */
+function outOfOrder(a: number, b: number, pa: number, pb: number): boolean {
+  return a === b || a < pa || (a === pa && b <= pb);
+}
+
 /** Whether `e` (in range) is a body now or a body removed since the last step (marked `removed`). */
 function bodyOrRemoved(flags: Uint8Array, marks: Uint32Array, e: number, removed: number): boolean {
   return (flags[e] & (SPHERE | BOX)) !== 0 || marks[e] === removed;
@@ -145,7 +150,7 @@ function badContactPairs(physics: Physics, c: SnapshotCursor, l: SnapshotLayout,
     const a = u32[k];
     const b = u32[k + 1];
     if ((a === 0 || b === 0 || a > maxEid || b > maxEid) && bad(R_RANGE)) return i;
-    if ((a === b || a < pa || (a === pa && b <= pb)) && bad(R_ORDER)) return i;
+    if (outOfOrder(a, b, pa, pb) && bad(R_ORDER)) return i;
     if (!contactPairFits(flags, marks, a, b, removed)) return i;
     const f = u8[fl + i];
     const began = f & (ContactFlags.BEGAN | ContactFlags.PERSISTING);
@@ -182,7 +187,7 @@ function badEnded(physics: Physics, c: SnapshotCursor, l: SnapshotLayout, remove
     const b = u32[k + 1];
     const f = u8[fl + i];
     if ((a === 0 || b === 0 || a >= capacity || b >= capacity) && bad(R_RANGE)) return i;
-    if ((a === b || a < pa || (a === pa && b <= pb)) && bad(R_ORDER)) return i;
+    if (outOfOrder(a, b, pa, pb) && bad(R_ORDER)) return i;
     if ((f & ~EndedFlags.REMOVED) !== 0 && bad(R_FLAGS)) return i;
     if (f === 0 && !(bodyOrRemoved(flags, marks, a, removed) && bodyOrRemoved(flags, marks, b, removed)) && bad(R_NOT_BODY)) return i;
     pa = a;
