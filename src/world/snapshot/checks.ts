@@ -3,8 +3,8 @@
  * the header, checksum and body-set checks of reader.ts), so that even a snapshot that passes the
  * checksum by construction (or with `verify: false`) cannot put the world in a state no run could
  * reach, nor hand bitecs an entity word it rejects:
- * - removed bodies: an id 1..`maxEid` (an entity that has been a body), each once, and an entity
- *   that exists when it held Contact;
+ * - removed bodies: an id 1..capacity − 1, each once, and an entity that exists when it held
+ *   Contact (a joining client's world may never have had the removed body: no stricter bound);
  * - contacts: in strictly ascending (a, b) order; each id a body now or a removed body; a a sphere,
  *   b a box or a sphere with a higher id (unless one of them was removed since); flags BEGAN or
  *   PERSISTING, plus SENSOR; normal, depth, point finite and toi in [0, 1];
@@ -116,12 +116,12 @@ function bodyOrRemoved(flags: Uint8Array, marks: Uint32Array, e: number, removed
 
 /** A bad removed-body record, or −1; marks the removed bodies with `removed`. */
 function badRemoved(physics: Physics, u32: Uint32Array, k: number, count: number, removed: number): number {
-  const { maxEid } = internalsOf(physics);
+  const { capacity } = internalsOf(physics);
   const marks = state.marks;
   for (let t = 0; t < count; t++, k++) {
     const word = u32[k];
     const e = (word & ~CONTACT_BIT) >>> 0;
-    if ((e === 0 || e > maxEid) && bad(R_RANGE)) return t;
+    if ((e === 0 || e >= capacity) && bad(R_RANGE)) return t;
     if (marks[e] === removed && bad(R_REPEAT)) return t;
     if ((word & CONTACT_BIT) !== 0 && !entityExists(physics.world, e) && missing(e)) return t;
     marks[e] = removed;
@@ -139,7 +139,7 @@ function contactPairFits(flags: Uint8Array, marks: Uint32Array, a: number, b: nu
 
 /** A bad contact pair or flags byte, or −1. */
 function badContactPairs(physics: Physics, c: SnapshotCursor, l: SnapshotLayout, removed: number): number {
-  const { flags, maxEid } = internalsOf(physics);
+  const { flags, capacity } = internalsOf(physics);
   const { u32, u8 } = c;
   const marks = state.marks;
   const fl = c.base + l.flagsU8;
@@ -149,7 +149,7 @@ function badContactPairs(physics: Physics, c: SnapshotCursor, l: SnapshotLayout,
   for (let i = 0; i < l.contacts; i++, k += 2) {
     const a = u32[k];
     const b = u32[k + 1];
-    if ((a === 0 || b === 0 || a > maxEid || b > maxEid) && bad(R_RANGE)) return i;
+    if ((a === 0 || b === 0 || a >= capacity || b >= capacity) && bad(R_RANGE)) return i;
     if (outOfOrder(a, b, pa, pb) && bad(R_ORDER)) return i;
     if (!contactPairFits(flags, marks, a, b, removed)) return i;
     const f = u8[fl + i];
