@@ -56,7 +56,8 @@ export { contactsOf, readContactOf, ContactOf } from './world/contactsOf.js';
 export { hashPhysicsState } from './world/stateHash.js';
 export type { SnapshotOptions } from './world/snapshot/format.js';
 export { snapshotSize, saveSnapshot } from './world/snapshot/writer.js';
-export { restoreSnapshot, SnapshotMismatchError } from './world/snapshot/reader.js';
+export { restoreSnapshot, SnapshotMismatchError, type RestoreOptions } from './world/snapshot/reader.js';
+export type { SnapshotProblem } from './world/snapshot/error.js';
 /**
  * Late join: the entity ids (alive ids, and removed ids in bitecs's recycle order) and the body
  * manifest (each body's id and kind) in caller-owned buffers, and their restore into a fresh world,

@@ -65,7 +65,9 @@ Common:
 With npm, pass -s so that npm's banner does not precede the output on stdout:
   npm start -s -- --scene examples/scenes/known-contacts.json --ticks 3 --json
 
-Exit codes: 0 ok, 2 bad arguments or scene file.`;
+Each option may be given once. Exit codes: 0 ok, 2 bad arguments, a bad scene file, a run that
+needs more memory than the machine (or the JavaScript heap limit) allows, or a non-finite number
+in a contact.`;
 
 type NumericKey = 'spheres' | 'boxes' | 'ticks' | 'seed';
 
@@ -100,6 +102,18 @@ function splitToken(token: string): { name: string; inline?: string } {
   return { name: token.slice(0, eq), inline: token.slice(eq + 1) };
 }
 
+/** Options that set the same thing (given twice, one would silently override the other). */
+const SAME: Record<string, string> = { '-h': 'help', '--help': 'help', '--continuous': 'continuous', '--no-continuous': 'continuous' };
+
+/** Throws `UsageError` when option `name` (or one setting the same thing) was given before; records it. */
+function noRepeat(name: string, given: Set<string>): void {
+  const key = SAME[name] ?? name;
+  if (given.has(name)) throw new UsageError(`${name} given more than once; give each option once`);
+  if (given.has(key)) throw new UsageError(`${name} conflicts with an earlier option that sets the same thing; give it once`);
+  given.add(key);
+  given.add(name);
+}
+
 /** Rejects combinations that make no sense (arena options with a scene file). */
 function checkCombination(o: CliOptions, given: Set<string>): void {
   if (o.scene === undefined) {
@@ -123,6 +137,7 @@ export function parseArgs(argv: readonly string[]): CliOptions {
     const { name, inline } = splitToken(argv[i]);
     const isFlag = Object.hasOwn(FLAGS, name);
     if (isFlag && inline === undefined) {
+      noRepeat(name, given);
       FLAGS[name](o);
       continue;
     }
@@ -133,7 +148,7 @@ export function parseArgs(argv: readonly string[]): CliOptions {
     }
     const value = inline ?? argv[++i];
     if (value === undefined || (inline === undefined && value.startsWith('--'))) throw new UsageError(`${name} needs a value`);
-    given.add(name);
+    noRepeat(name, given);
     if (name === '--scene') {
       if (value === '') throw new UsageError('--scene needs a file name');
       o.scene = value;

@@ -8,7 +8,7 @@ import { formatProblem } from '../world/errors.js';
 import { SceneFileError } from '../scenes/sceneFile.js';
 import { parseArgs, USAGE, UsageError } from './args.js';
 import type { RunIO } from './output.js';
-import { runSimulation } from './run.js';
+import { RunError, runSimulation } from './run.js';
 
 export const EXIT_OK = 0;
 export const EXIT_USAGE = 2;
@@ -28,7 +28,7 @@ export function runCli(argv: readonly string[], io: RunIO): number {
       io.stderr.write(`bitecs-collide: ${e.message}\nRun with --help for usage.\n`);
       return EXIT_USAGE;
     }
-    if (e instanceof SceneFileError) {
+    if (e instanceof SceneFileError || e instanceof RunError) {
       io.stderr.write(`bitecs-collide: error: ${e.message}\n`);
       return EXIT_USAGE;
     }

@@ -60,25 +60,3 @@ export function formatSummaryText(s: RunSummary): string {
   ];
   return `bitecs-collide: ${title}\n${rows.map(([k, v]) => `  ${k.padEnd(14)}${v}\n`).join('')}`;
 }
-
-/**
- * Buffers text for a writer and flushes it in large chunks (JSON output of big runs is many lines).
- */
-export function createBufferedWriter(out: RunIO['stdout'], chunk = 1 << 16): { write(text: string): void; flush(): void } {
-  let parts: string[] = [];
-  let size = 0;
-  const flush = () => {
-    if (parts.length === 0) return;
-    out.write(parts.join(''));
-    parts = [];
-    size = 0;
-  };
-  return {
-    write(text) {
-      parts.push(text);
-      size += text.length;
-      if (size >= chunk) flush();
-    },
-    flush,
-  };
-}

@@ -14,8 +14,17 @@ import { advanceScene, buildScene, detectScene, readSceneContacts, type BuiltSce
 import { SceneFileError, type SceneContact } from '../scenes/sceneFile.js';
 import { loadSceneFile } from './sceneFile.js';
 import type { CliOptions } from './args.js';
-import { createBufferedWriter, formatSummaryLine, formatSummaryText, formatTickLine, type RunIO, type RunSummary } from './output.js';
+import { checkRunMemory } from './memory.js';
+import { formatSummaryLine, formatSummaryText, formatTickLine, type RunIO, type RunSummary } from './output.js';
 import { createProgress } from './progress.js';
+
+/** A run that cannot print its result: a non-finite number in a contact (exit code 2). */
+export class RunError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RunError';
+  }
+}
 
 /** A simulation as the runner drives it: detection, contact reading and motion are separate. */
 interface Simulation {
@@ -41,6 +50,7 @@ function entityContacts(physics: Physics): SceneContact[] {
 
 /** The built-in arena; a tick is the same as `Arena.tick()` (step, then reflect at the walls). */
 function arenaSimulation(o: CliOptions): Simulation {
+  checkRunMemory(o.spheres + o.boxes, o.ticks);
   const arena = buildArena({ spheres: o.spheres, boxes: o.boxes, seed: o.seed, physics: { continuous: o.continuous } });
   const { physics, sphereIds, spec } = arena;
   const { Position, Velocity } = physics.components;
@@ -68,7 +78,9 @@ function sceneBodyError(built: BuiltScene, file: string, e: unknown): unknown {
 }
 
 function sceneSimulation(o: CliOptions & { scene: string }): Simulation {
-  const built = buildScene(loadSceneFile(o.scene), { continuous: o.continuous });
+  const scene = loadSceneFile(o.scene);
+  checkRunMemory(scene.bodies.length, o.ticks);
+  const built = buildScene(scene, { continuous: o.continuous });
   return {
     physics: built.physics,
     describe: { scene: o.scene, spheres: built.spheres, boxes: built.boxes },
@@ -121,22 +133,45 @@ function summarize(sim: Simulation, o: CliOptions, t: Tally): RunSummary {
   };
 }
 
+const FIELDS = ['toi', 'depth', 'normal.x', 'normal.y', 'normal.z', 'point.x', 'point.y', 'point.z'] as const;
+
+/** The first non-finite field of a contact (in print order), or undefined. */
+function nonFiniteField(c: SceneContact): string | undefined {
+  const values = [c.toi, c.depth, c.normal[0], c.normal[1], c.normal[2], c.point[0], c.point[1], c.point[2]];
+  const i = values.findIndex((v) => !Number.isFinite(v));
+  return i < 0 ? undefined : `${FIELDS[i]} is ${values[i]}`;
+}
+
+/** Throws `RunError` naming the tick, the bodies and the field of the first non-finite contact value. */
+export function checkFinite(tick: number, contacts: readonly SceneContact[]): void {
+  for (const c of contacts) {
+    const bad = nonFiniteField(c);
+    if (bad !== undefined) throw new RunError(`at tick ${tick}: contact of bodies ${c.a} and ${c.b}: ${bad}; the runner prints finite numbers only`);
+  }
+}
+
 /**
- * Runs the simulation of `o` (a scene file or the arena), writes JSON Lines or the human summary to
+ * Runs the simulation of `o` (a scene file or the arena), writes JSON Lines (each tick's line as
+ * soon as it is computed, so a failing tick k leaves ticks 0..k−1 printed) or the human summary to
  * `io.stdout` and progress to `io.stderr`, and returns the summary. Throws `SceneFileError` for a
- * bad scene file (also when a scene body becomes invalid during the run, e.g. a position overflows)
- * and `PhysicsInputError` when an arena body does.
+ * bad scene file (also when a scene body becomes invalid during the run, e.g. a position overflows),
+ * `PhysicsInputError` when an arena body does, `UsageError` when the run needs more memory than the
+ * machine or the heap limit allows (memory.ts), and `RunError` for a non-finite contact value.
  */
 export function runSimulation(o: CliOptions, io: RunIO): RunSummary {
   const sim = createSimulation(o);
-  const out = createBufferedWriter(io.stdout);
+  const out = io.stdout;
   const progress = createProgress({ total: o.ticks, stream: io.stderr, enabled: o.progress });
   const tally: Tally = { ms: new Float64Array(o.ticks), contactTotal: 0, contactMax: 0 };
   for (let k = 0; k < o.ticks; k++) {
     const t0 = performance.now();
     sim.detect();
     const t1 = performance.now();
-    if (o.json) out.write(formatTickLine(k, sim.contacts()) + '\n');
+    if (o.json) {
+      const contacts = sim.contacts();
+      checkFinite(k, contacts);
+      out.write(formatTickLine(k, contacts) + '\n');
+    }
     const t2 = performance.now();
     sim.advance();
     tally.ms[k] = t1 - t0 + (performance.now() - t2);
@@ -148,6 +183,5 @@ export function runSimulation(o: CliOptions, io: RunIO): RunSummary {
   progress.finish();
   const summary = summarize(sim, o, tally);
   out.write(o.json ? formatSummaryLine(summary) + '\n' : formatSummaryText(summary));
-  out.flush();
   return summary;
 }

@@ -19,7 +19,7 @@
  * - `velocity`: optional (omitted = the body does not move; a box without velocity is static).
  * - `rotation`: optional unit quaternion (x, y, z, w), local → world, default identity; a non-unit
  *   quaternion is normalised, a zero one is an error.
- * Unknown fields are errors (they are usually typos). Spheres collide with spheres and boxes
+ * Unknown fields and keys given twice in one object are errors (they are usually typos). Spheres collide with spheres and boxes
  * (default collision filters).
  *
  * Contacts are reported with the users' ids: in a sphere–box contact `a` is the sphere and `b` the
@@ -153,6 +153,64 @@ function readBody(file: string, v: unknown, index: number, seen: Map<number, num
   return { id, shape: 'box', position, halfExtents, ...(rotation ? { rotation } : {}), ...withVelocity };
 }
 
+/** One open object or array of `duplicateKey`'s scan. */
+interface Open {
+  /** The object's keys so far, or null for an array. */
+  keys: Set<string> | null;
+  /** Path of this value, e.g. `bodies[1]` ('' for the top level). */
+  path: string;
+  /** Current key (objects) or element index (arrays). */
+  key: string;
+  index: number;
+}
+
+function childPath(top: Open | undefined): string {
+  if (top === undefined) return '';
+  if (top.keys === null) return `${top.path}[${top.index}]`;
+  return top.path === '' ? top.key : `${top.path}.${top.key}`;
+}
+
+/**
+ * The path of the first key that appears twice in one object of the valid JSON `text` (e.g.
+ * `bodies[0].radius`), or undefined. `JSON.parse` silently keeps the last of duplicate keys; a
+ * scene file with one is rejected instead. One pass, no recursion (any nesting depth).
+ */
+export function duplicateKey(text: string): string | undefined {
+  const stack: Open[] = [];
+  let expectKey = false;
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i];
+    const top = stack[stack.length - 1];
+    if (c === '{' || c === '[') {
+      stack.push({ keys: c === '{' ? new Set() : null, path: childPath(top), key: '', index: 0 });
+      expectKey = c === '{';
+      i++;
+    } else if (c === '}' || c === ']') {
+      stack.pop();
+      i++;
+    } else if (c === ',') {
+      if (top.keys === null) top.index++;
+      else expectKey = true;
+      i++;
+    } else if (c === '"') {
+      const start = i++;
+      while (text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
+      i++;
+      if (expectKey && top.keys !== null) {
+        const key = JSON.parse(text.slice(start, i)) as string;
+        if (top.keys.has(key)) return top.path === '' ? key : `${top.path}.${key}`;
+        top.keys.add(key);
+        top.key = key;
+        expectKey = false;
+      }
+    } else {
+      i++; // whitespace, ':', and the characters of numbers and literals
+    }
+  }
+  return undefined;
+}
+
 /** Parses and validates scene JSON text. Throws `SceneFileError` naming the file, body and field. */
 export function parseScene(text: string, file = '<scene>'): Scene {
   let data: unknown;
@@ -161,6 +219,8 @@ export function parseScene(text: string, file = '<scene>'): Scene {
   } catch (e) {
     throw new SceneFileError(file, `invalid JSON: ${(e as Error).message}`);
   }
+  const dup = duplicateKey(text);
+  if (dup !== undefined) throw new SceneFileError(file, `${dup}: key given twice in one object (JSON would silently keep the last)`);
   const where: Where = { file, body: '' };
   if (!isPlainObject(data)) fail(where, 'scene', `must be a JSON object with "bodies", got ${describe(data)}`);
   checkFields(where, data, TOP_FIELDS);

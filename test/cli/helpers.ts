@@ -1,8 +1,9 @@
 /** Running the CLI as a child process (the real command) and in-process (the run function). */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { onTestFinished } from 'vitest';
 import { runCli } from '../../src/cli/cli.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
@@ -34,9 +35,13 @@ export function runInProcess(args: string[]): Outcome {
   return { code, stdout, stderr };
 }
 
-/** Writes `text` to a fresh temporary file and returns its path. */
+/**
+ * Writes `text` to a fresh temporary file and returns its path; its directory is deleted when the
+ * calling test finishes (call it inside a test).
+ */
 export function tempFile(name: string, text: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'bitecs-collide-cli-'));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
   const path = join(dir, name);
   writeFileSync(path, text);
   return path;

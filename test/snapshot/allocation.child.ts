@@ -11,21 +11,13 @@
  * doubles, tens of bytes per call); the loops inside run in chunks and are optimised much sooner.
  * Prints one JSON line.
  */
-import { PerformanceObserver } from 'node:perf_hooks';
 import { restoreSnapshot, saveSnapshot, snapshotSize } from '../../src/index.js';
 import { buildArena } from '../../src/scenes/buildArena.js';
 import { internalsOf } from '../../src/world/internal.js';
+import { createHeapWindow } from '../support/heapWindow.js';
 
 const config = JSON.parse(process.argv[2] ?? '{}') as { spheres?: number; explicit?: boolean; calls?: number; windows?: number; warm?: number };
-const gc = (globalThis as { gc?: () => void }).gc;
-if (!gc) throw new Error('run with --expose-gc');
-
-let gcEvents = 0;
-const observer = new PerformanceObserver((list) => {
-  gcEvents += list.getEntries().length;
-});
-observer.observe({ entryTypes: ['gc'] });
-const settle = () => new Promise((r) => setTimeout(r, 20));
+const heap = createHeapWindow();
 
 const arena = buildArena({ spheres: config.spheres ?? 1000, seed: 5, sphereSphere: true });
 for (let i = 0; i < 200; i++) arena.tick();
@@ -54,18 +46,6 @@ const bodies = {
   restoreUnaligned: () => restoreSnapshot(p, unaligned),
 };
 
-async function window(fn: () => void, n: number): Promise<{ bytes: number; gcs: number }> {
-  gc!();
-  gc!();
-  await settle();
-  gcEvents = 0;
-  const m0 = process.memoryUsage();
-  for (let i = 0; i < n; i++) fn();
-  const m1 = process.memoryUsage();
-  await settle();
-  return { bytes: m1.heapUsed - m0.heapUsed + (m1.arrayBuffers - m0.arrayBuffers), gcs: gcEvents };
-}
-
 const CALLS = config.calls ?? 300;
 const WINDOWS = config.windows ?? 4;
 // Header word 10: touching entities whose Contact data is stored explicitly (format.ts, H_EXPLICIT).
@@ -74,10 +54,10 @@ const result: Record<string, unknown> = { config, bytes: size, contacts: p.conta
 for (const [name, fn] of Object.entries(bodies)) {
   for (let i = 0; i < (config.warm ?? 3000); i++) fn(); // warm this call path (until optimised)
   const runs = [];
-  for (let w = 0; w < WINDOWS; w++) runs.push(await window(fn, CALLS));
+  for (let w = 0; w < WINDOWS; w++) runs.push(await heap.measure(fn, CALLS));
   const best = runs.reduce((a, b) => (b.bytes < a.bytes ? b : a));
   result[name] = { bytesPerCall: best.bytes / CALLS, gcsInBestWindow: best.gcs, windows: runs.map((r) => r.bytes) };
 }
 result.sinkLength = sink.length;
-observer.disconnect();
+heap.disconnect();
 process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -113,7 +113,8 @@ const pairs = (l: { count: number; a: Uint32Array; b: Uint32Array }) => Array.fr
 
 /**
  * Everything a snapshot must restore, as plain data: the state hash (bodies and contacts), tick,
- * began / ended / previous pairs, the touching list, Contact component presence and data.
+ * began / ended / previous pairs, ended flags, the touching list, the bodies removed since the last
+ * step, Contact component presence and data.
  */
 export function fullState(physics: Physics, ids: readonly number[]) {
   const C = physics.components.Contact;
@@ -128,8 +129,10 @@ export function fullState(physics: Physics, ids: readonly number[]) {
     tick: physics.tick,
     began: pairs(physics.began),
     ended: pairs(physics.ended),
+    endedFlags: Array.from(physics.ended.flags.subarray(0, physics.ended.count)),
     previous: pairs(internal.previous),
     touching: Array.from(internal.touching.ids.subarray(0, internal.touching.count)),
+    removed: Array.from(internal.purgeList.ids.subarray(0, internal.purgeList.count)),
     contact,
   };
 }

@@ -7,7 +7,7 @@
 import { addComponent, createWorld, hasComponent, removeComponent, removeEntity } from 'bitecs';
 import { describe, expect, it } from 'vitest';
 import {
-  addBox, addSphere, createPhysics, hashPhysicsState, removeBody, restoreSnapshot, saveSnapshot, setPosition,
+  addBox, addSphere, createPhysics, EndedFlags, hashPhysicsState, removeBody, restoreSnapshot, saveSnapshot, setPosition,
   setVelocity, snapshotSize, SnapshotMismatchError, step, type Physics, type SnapshotOptions,
 } from '../../src/index.js';
 import { buildInputScene, digest, fullState } from './scene.js';
@@ -157,7 +157,8 @@ describe('body set checks', () => {
     expect(() => restoreSnapshot(s.physics, snap)).toThrow(SnapshotMismatchError);
     expect(() => restoreSnapshot(s.physics, snap)).toThrow(/bodies differ/);
     removeBody(s.physics, extra);
-    expect(fullState(s.physics, s.ids)).toEqual(state);
+    // (The removal itself lists `extra` as removed since the last step; nothing else changed.)
+    expect({ ...fullState(s.physics, s.ids), removed: state.removed }).toEqual(state);
 
     // A static box given Velocity is a different kind of body (its Velocity is not in the snapshot).
     const box = s.staticBoxes[0];
@@ -207,6 +208,23 @@ describe('removal, id recycling and Contact presence between ticks', () => {
     restoreSnapshot(s.physics, snap);
     step(s.physics);
     expect(fullState(s.physics, [s.a, s.c])).toEqual(after);
+  });
+
+  it('carries the ended flags: a REMOVED pair of the last tick is REMOVED again after a restore', () => {
+    const s = pairScene();
+    step(s.physics);
+    removeBody(s.physics, s.b);
+    step(s.physics);
+    expect(Array.from(s.physics.ended.flags.subarray(0, s.physics.ended.count))).toEqual([EndedFlags.REMOVED]);
+    const snap = save(s.physics);
+    const state = fullState(s.physics, [s.a, s.c]);
+    // Into another world with the same bodies, whose ended list never held a flag.
+    const t = pairScene();
+    step(t.physics);
+    removeBody(t.physics, t.b);
+    restoreSnapshot(t.physics, snap);
+    expect(fullState(t.physics, [t.a, t.c])).toEqual(state);
+    expect(t.physics.ended.flags[0]).toBe(EndedFlags.REMOVED);
   });
 
   it('a recycled id touching the same partner begins a new contact, before and after a restore', () => {
@@ -318,16 +336,21 @@ describe('sizes', () => {
     expect(sizePerBody('staticBox', n, { staticBoxes: false })).toBe(0);
   });
 
-  it('live contacts cost 73 bytes each, plus 8 per previous pair and ended pair and 12 per touching entity', () => {
+  it('live contacts cost 73 bytes each, plus 9 per ended pair and 12 per touching entity', () => {
     const world = createWorld();
     const physics = createPhysics(world);
     addSphere(physics, { position: [0, 0, 0], velocity: [0, 0, 0], radius: 1 });
-    addSphere(physics, { position: [1, 0, 0], velocity: [0, 0, 0], radius: 1 });
+    const b = addSphere(physics, { position: [1, 0, 0], velocity: [0, 0, 0], radius: 1 });
     const empty = snapshotSize(physics);
     step(physics);
     expect(physics.contacts.count).toBe(1);
-    // 1 contact (73) + 1 previous pair (8) + 2 touching entities (24) = 105, rounded up to 8.
-    expect(snapshotSize(physics) - empty).toBe(Math.ceil((2 * 56 + 105) / 8) * 8 - 2 * 56);
+    // 1 contact (73) + 2 touching entities (24) = 97, rounded up to 8.
+    expect(snapshotSize(physics) - empty).toBe(Math.ceil((2 * 56 + 97) / 8) * 8 - 2 * 56);
+    setPosition(physics, b, [5, 0, 0]);
+    step(physics);
+    // No contact; 1 ended pair (9).
+    expect(physics.ended.count).toBe(1);
+    expect(snapshotSize(physics) - empty).toBe(Math.ceil((2 * 56 + 9) / 8) * 8 - 2 * 56);
   });
 
   it('options are recorded in the snapshot; left-out data is not restored', () => {

@@ -11,22 +11,14 @@
  * figure is the smallest of several windows (JIT noise only adds).
  * Prints one JSON line.
  */
-import { PerformanceObserver } from 'node:perf_hooks';
 import { runBroadphase, runIntegrate, runNarrowphase, setVelocity } from '../../src/index.js';
 import { buildArena } from '../../src/scenes/buildArena.js';
+import { createHeapWindow } from '../support/heapWindow.js';
 
 const config = JSON.parse(process.argv[2] ?? '{}') as {
   spheres?: number; contactComponent?: boolean; sphereSphere?: boolean; movingBoxes?: boolean; ticks?: number; warmup?: number; windows?: number;
 };
-const gc = (globalThis as { gc?: () => void }).gc;
-if (!gc) throw new Error('run with --expose-gc');
-
-let gcEvents = 0;
-const observer = new PerformanceObserver((list) => {
-  gcEvents += list.getEntries().length;
-});
-observer.observe({ entryTypes: ['gc'] });
-const settle = () => new Promise((r) => setTimeout(r, 20));
+const heap = createHeapWindow();
 
 const arena = buildArena({
   spheres: config.spheres ?? 1000,
@@ -59,29 +51,16 @@ const bodies = {
   nothing: () => undefined,
 };
 
-/** Bytes allocated by `n` calls of `fn` (heap + array buffers), and the GC events seen meanwhile. */
-async function window(fn: () => void, n: number): Promise<{ bytes: number; gcs: number }> {
-  gc!();
-  gc!();
-  await settle();
-  gcEvents = 0;
-  const m0 = process.memoryUsage();
-  for (let i = 0; i < n; i++) fn();
-  const m1 = process.memoryUsage();
-  await settle();
-  return { bytes: m1.heapUsed - m0.heapUsed + (m1.arrayBuffers - m0.arrayBuffers), gcs: gcEvents };
-}
-
 const result: Record<string, unknown> = { config, ticks: TICKS };
 const base = [];
-for (let w = 0; w < WINDOWS; w++) base.push((await window(bodies.nothing, 0)).bytes);
+for (let w = 0; w < WINDOWS; w++) base.push((await heap.measure(bodies.nothing, 0)).bytes);
 const overhead = Math.min(...base);
 result.overheadBytes = overhead;
 for (const name of ['control', 'tick', 'broadphase', 'narrowphase', 'integrate'] as const) {
   const fn = bodies[name];
   for (let i = 0; i < 50; i++) fn(); // warm this call path too
   const runs = [];
-  for (let w = 0; w < WINDOWS; w++) runs.push(await window(fn, TICKS));
+  for (let w = 0; w < WINDOWS; w++) runs.push(await heap.measure(fn, TICKS));
   const best = runs.reduce((a, b) => (b.bytes < a.bytes ? b : a));
   result[name] = {
     bytesPerCall: best.bytes / TICKS,
@@ -92,5 +71,5 @@ for (const name of ['control', 'tick', 'broadphase', 'narrowphase', 'integrate']
 result.contactsPerTick = p.contacts.count;
 result.pairEventsPerTick = pairEvents / (TICKS * WINDOWS);
 result.sinkLength = sink.length;
-observer.disconnect();
+heap.disconnect();
 process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -7,22 +7,24 @@
  * What a snapshot holds (everything that affects future ticks and the outputs of the last one):
  * - an 80-byte header: format tag and version, options, total length, the body count and a 64-bit
  *   checksum of the body set (entity ids and their kind: sphere / box / moving / sensor / filtered),
- *   the tick counter and the broadphase cell size;
+ *   the section counts, a 64-bit checksum of the whole snapshot (checksum.ts), the tick counter and
+ *   the broadphase cell size;
  * - per body, in ascending entity id: Position (3 float64), Velocity when it has the Velocity
  *   component (3 float64), shape data (Sphere.radius: 1 float64; Box half extents and rotation:
  *   7 float64) unless left out by `options.shapes`, and CollisionFilter group and mask (2 uint32)
  *   when it has that component;
  * - the world contact list of the last tick (`physics.contacts`: 8 float64, 2 uint32 and a flags byte
- *   each, 73 bytes), the previous-tick pairs that decide began/persisting at the next tick
- *   (`internal.previous`, 8 bytes each) and the last tick's `ended` pairs (8 bytes each); `began`
- *   is rebuilt from the contact flags;
+ *   each, 73 bytes) and the last tick's `ended` pairs with their flags (2 uint32 and a flags byte,
+ *   9 bytes each); `began` is rebuilt from the contact flags, and the previous-tick pairs that decide
+ *   began/persisting at the next tick (`internal.previous`) from the contact pairs, which they equal
+ *   after every narrowphase;
  * - the entities touching at the last tick (`internal.touching`) and their Contact data: 12 bytes
  *   each (entity id and whether it holds the Contact component, contact count, and the index of its
  *   primary contact in the saved contact list, from which the data is rebuilt bit for bit), or 84
  *   bytes when the data matches no saved contact (e.g. `contactComponent` was off at the last step);
  * - the bodies removed since the last step (`internal.purgeList`, 4 bytes each, with whether the
- *   entity still held Contact): the next step drops their pairs from the previous ones (no `ended`)
- *   and takes Contact off survivors that stopped being bodies, as it would have without the restore.
+ *   entity still held Contact): the next step reports their pairs in `ended` with
+ *   `EndedFlags.REMOVED` and takes Contact off survivors that stopped being bodies, as it would have without the restore.
  *
  * Bytes per body (no CollisionFilter; add 8 with one): moving sphere 56, sphere without Velocity
  * 32, moving box 104, static box 80 with the default `shapes: 'all'`; with `shapes: 'dynamic'` a
@@ -40,17 +42,21 @@
  * Byte layout (the platform's byte order, little-endian everywhere in practice; offsets from the
  * snapshot start; each section right after the previous one, float64 sections first so that they
  * stay 8-aligned; `layoutSections` computes the offsets from the counts in the header):
- * - header, 80 bytes: uint32 words `H_*` 0..13 (14 and 15 zero), float64 words `F_TICK`, `F_CELL`;
+ * - header, 80 bytes: uint32 words `H_*` 0..15 (7 zero), float64 words `F_TICK`, `F_CELL`;
  * - body records, float64: position x y z; velocity x y z (moving bodies); radius (spheres) or
  *   hx hy hz qx qy qz qw (boxes) when shapes are included; nothing for left-out static boxes;
  * - contact floats, 8 float64 per contact: nx ny nz depth px py pz toi;
  * - explicit Contact data, 9 float64 per such touching entity: other nx ny nz depth toi px py pz;
  * - filters, 2 uint32 per stored body with a CollisionFilter: group mask;
- * - contact pairs, previous pairs, ended pairs: 2 uint32 each (a b);
+ * - contact pairs, ended pairs: 2 uint32 each (a b);
  * - touching, 3 uint32 per entity: id (+ `HAS_BIT` when it holds Contact), contact count, primary
  *   contact index or `NO_REF` (explicit data, in touching order);
  * - removed bodies, 1 uint32 per entity: id (+ `CONTACT_BIT` when it still holds Contact);
- * - contact flags, 1 uint8 per contact (`ContactFlags`), then zeros up to a multiple of 8 bytes.
+ * - contact flags, 1 uint8 per contact (`ContactFlags`); ended flags, 1 uint8 per ended pair
+ *   (`EndedFlags`); then zeros up to a multiple of 8 bytes.
+ *
+ * Restoring verifies the checksum (unless `verify: false`) and range-checks every field before it
+ * writes anything (reader.ts, checks.ts).
  *
  * No allocation in steady state: typed-array views are created once per buffer (kept in a WeakMap)
  * and reused; an offset that is not a multiple of 8 bytes from the start of the ArrayBuffer goes
@@ -78,14 +84,19 @@ export interface SnapshotOptions {
 
 /** Format tag: "BCS1" little-endian. */
 export const MAGIC = 0x31534342;
-/** Format version, in the top byte of header word `H_VERSION_OPTIONS`. */
-export const VERSION = 1;
+/**
+ * Format version, in the top byte of header word `H_VERSION_OPTIONS` (bits 8..23 zero). Version 2:
+ * the snapshot checksum, ended flags, no previous-pair section.
+ */
+export const VERSION = 2;
 export const HEADER_BYTES = 80;
 
 // Option bits, in the low byte of header word `H_VERSION_OPTIONS`.
 export const SHAPES_DYNAMIC = 1;
 export const SHAPES_NONE = 2;
 export const NO_STATIC = 4;
+/** Every option bit. */
+export const OPTION_BITS = SHAPES_DYNAMIC | SHAPES_NONE | NO_STATIC;
 
 // Flag bits and markers stay below 2^30 so that V8 keeps every word read back a small integer
 // (values from 2^30 up are heap numbers in unoptimised code). Entity ids are below 2^24.
@@ -100,7 +111,7 @@ export const CONTACT_F64 = 8;
 export const EXPLICIT_F64 = 9;
 export const TOUCH_U32 = 3;
 
-// Header: uint32 words 0..13 (14, 15 zero), then float64 words 8 (tick) and 9 (cell size).
+// Header: uint32 words 0..15 (7 zero), then float64 words 8 (tick) and 9 (cell size).
 export const H_MAGIC = 0;
 export const H_VERSION_OPTIONS = 1;
 export const H_TOTAL = 2;
@@ -108,15 +119,16 @@ export const H_BODIES = 3;
 export const H_SUM1 = 4;
 export const H_SUM2 = 5;
 export const H_CONTACTS = 6;
-export const H_PREVIOUS = 7;
+export const H_ZERO = 7;
 export const H_ENDED = 8;
 export const H_TOUCHING = 9;
 export const H_EXPLICIT = 10;
 export const H_FILTERS = 11;
 export const H_BODY_F64 = 12;
 export const H_PURGE = 13;
-export const H_ZERO1 = 14;
-export const H_ZERO2 = 15;
+/** The two lanes of the snapshot checksum (checksum.ts). */
+export const H_CHECK1 = 14;
+export const H_CHECK2 = 15;
 export const F_TICK = 8;
 export const F_CELL = 9;
 
@@ -145,7 +157,6 @@ export class SnapshotLayout {
   contacts = 0;
   /** Touching entities whose Contact data is stored explicitly. */
   explicit = 0;
-  previous = 0;
   ended = 0;
   touching = 0;
   /** Bodies removed since the last step. */
@@ -154,11 +165,11 @@ export class SnapshotLayout {
   explicitF64 = 0;
   filterU32 = 0;
   contactAB = 0;
-  previousU32 = 0;
   endedU32 = 0;
   touchingU32 = 0;
   purgeU32 = 0;
   flagsU8 = 0;
+  endedFlagsU8 = 0;
   /** Snapshot size in bytes (a multiple of 8). */
   total = 0;
 }
@@ -169,11 +180,11 @@ export function layoutSections(l: SnapshotLayout): number {
   l.explicitF64 = l.contactF64 + 8 * CONTACT_F64 * l.contacts;
   l.filterU32 = l.explicitF64 + 8 * EXPLICIT_F64 * l.explicit;
   l.contactAB = l.filterU32 + 8 * l.filters;
-  l.previousU32 = l.contactAB + 8 * l.contacts;
-  l.endedU32 = l.previousU32 + 8 * l.previous;
+  l.endedU32 = l.contactAB + 8 * l.contacts;
   l.touchingU32 = l.endedU32 + 8 * l.ended;
   l.purgeU32 = l.touchingU32 + 4 * TOUCH_U32 * l.touching;
   l.flagsU8 = l.purgeU32 + 4 * l.purge;
-  l.total = 8 * Math.ceil((l.flagsU8 + l.contacts) / 8); // (no 32-bit bit operations: sizes may exceed 2 GB)
+  l.endedFlagsU8 = l.flagsU8 + l.contacts;
+  l.total = 8 * Math.ceil((l.endedFlagsU8 + l.ended) / 8); // (no 32-bit bit operations: sizes may exceed 2 GB)
   return l.total;
 }

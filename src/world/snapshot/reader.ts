@@ -1,33 +1,41 @@
 /**
- * Restoring a snapshot: `restoreSnapshot` and `SnapshotMismatchError`. The byte layout is
- * documented in format.ts; the body and contact records are walked by records.ts (the same walks
- * as the writer's, in the other direction). Everything is checked before anything is written: the
- * format tag, version and section sizes, the body set against the world's, and every entity id and
- * contact index of the touching and removed-body records. The Contact component's presence is
- * restored by contactComponent.ts.
+ * Restoring a snapshot: `restoreSnapshot`. The byte layout is documented in format.ts; the body and
+ * contact records are walked by records.ts (the same walks as the writer's, in the other
+ * direction). Everything is checked before anything is written, each failure a
+ * `SnapshotMismatchError` naming the field: the format tag, version, options and section sizes, the
+ * checksum of the whole snapshot (unless `verify: false`), the tick and cell size, the body set
+ * against the world's, and every record (checks.ts). The Contact component's presence is restored
+ * by contactComponent.ts.
  * @module
  */
-import { entityExists } from 'bitecs';
 import { LANE1, LANE2 } from '../../math/hashMixer.js';
 import { HAS_CONTACT, releaseContactPresence, restoreContactPresence, writePrimary } from '../contactComponent.js';
-import { contactListReserve, idListPush, pairListPush } from '../lists.js';
-import { ContactFlags, type ContactList, type IdList, type PairList, type Physics } from '../types.js';
+import { contactListReserve, endedListPush, idListPush, pairListPush } from '../lists.js';
+import { ContactFlags, type ContactList, type EndedList, type IdList, type PairList, type Physics } from '../types.js';
 import { openBuffer, SnapshotCursor, stageRead } from './buffer.js';
 import { CENSUS_BODIES, CENSUS_BODY_F64, CENSUS_FILTERS, createCensus, takeCensus } from './census.js';
+import { checkRecords } from './checks.js';
+import { snapshotChecksum } from './checksum.js';
+import { SnapshotMismatchError } from './error.js';
 import {
-  CONTACT_BIT, EXPLICIT_F64, F_CELL, F_TICK, H_BODIES, H_BODY_F64, H_CONTACTS, H_ENDED, H_EXPLICIT, H_FILTERS, H_MAGIC,
-  H_PREVIOUS, H_PURGE, H_SUM1, H_SUM2, H_TOTAL, H_TOUCHING, H_VERSION_OPTIONS, HAS_BIT, HEADER_BYTES, layoutSections,
-  MAGIC, NO_REF, SnapshotLayout, TOUCH_U32, VERSION,
+  CONTACT_BIT, EXPLICIT_F64, F_CELL, F_TICK, H_BODIES, H_BODY_F64, H_CHECK1, H_CHECK2, H_CONTACTS, H_ENDED, H_EXPLICIT,
+  H_FILTERS, H_MAGIC, H_PURGE, H_SUM1, H_SUM2, H_TOTAL, H_TOUCHING, H_VERSION_OPTIONS, H_ZERO, HAS_BIT, HEADER_BYTES,
+  layoutSections, MAGIC, NO_REF, OPTION_BITS, SHAPES_DYNAMIC, SHAPES_NONE, SnapshotLayout, TOUCH_U32, VERSION,
 } from './format.js';
 import { copyBodyRecords, copyContactData, copyContactRecords, FROM_SNAPSHOT } from './records.js';
 import { internalsOf, setTick } from '../internal.js';
 
-/** Thrown by `restoreSnapshot` when the buffer is not a snapshot or the world's bodies differ from the snapshot's. */
-export class SnapshotMismatchError extends Error {
-  constructor(message: string) {
-    super(`bitecs-collide: restoreSnapshot: ${message}`);
-    this.name = 'SnapshotMismatchError';
-  }
+export { SnapshotMismatchError };
+
+/** Options of `restoreSnapshot`. */
+export interface RestoreOptions {
+  /**
+   * Verify the snapshot's checksum before restoring (default true). `false` skips it for snapshots
+   * that never left the process (e.g. a rollback ring in memory) and saves one pass over the bytes
+   * (measured in docs/snapshots.md); the range checks still run, so a corrupted snapshot cannot
+   * crash the restore or leave it half done, but a changed value within its range is then restored.
+   */
+  verify?: boolean;
 }
 
 /** The reader's reusable state (created once: no allocation per call in steady state). */
@@ -35,27 +43,34 @@ const cursor = new SnapshotCursor();
 /** The counts read from the header, and the sections they give. */
 const saved = new SnapshotLayout();
 const census = createCensus();
+const lanes = new Int32Array(2);
 /** Per entity id: 1 when the entity must hold the Contact component after the restore. */
 const presence = { keep: new Uint8Array(0) };
+/** The smallest positive normal float64. */
+const MIN_NORMAL = 2.2250738585072014e-308;
 
 /**
  * Restores the physics state saved by `saveSnapshot` from `buffer` at byte `offset` (default 0)
  * and returns the number of bytes read. Restores the data of existing entities only: the world must
  * have the same bodies (entity ids, shape kinds, Velocity / Sensor / CollisionFilter presence) as at
  * save time — the game restores its own entities and components first (bitecs serialization) — or
- * it throws `SnapshotMismatchError` before changing anything. The Contact component is added to or
- * removed from entities so that its presence matches the snapshot. Afterwards the physics state,
- * `tick`, `contacts`, `began`, `ended` and the Contact data are as at save time, and stepping gives
+ * it throws `SnapshotMismatchError` before changing anything; so does a corrupted snapshot (checksum
+ * or a field out of range; `error.field` names it). The Contact component is added to or removed
+ * from entities so that its presence matches the snapshot. Afterwards the physics state, `tick`,
+ * `contacts`, `began`, `ended` and the Contact data are as at save time, and stepping gives
  * bit-identical results to the original run. No allocation in steady state.
  */
-export function restoreSnapshot(physics: Physics, buffer: ArrayBuffer | Uint8Array, offset = 0): number {
+export function restoreSnapshot(physics: Physics, buffer: ArrayBuffer | Uint8Array, offset = 0, options?: RestoreOptions): number {
   openBuffer(cursor, 'restoreSnapshot', buffer, offset);
-  if (cursor.avail < HEADER_BYTES) throw new SnapshotMismatchError(`the buffer has ${cursor.avail} bytes from offset ${offset}, fewer than a snapshot header (${HEADER_BYTES})`);
+  if (cursor.avail < HEADER_BYTES) throw mismatch('buffer', `the buffer has ${cursor.avail} bytes from offset ${offset}, fewer than a snapshot header (${HEADER_BYTES})`);
   stageRead(cursor, HEADER_BYTES);
-  const bits = readHeader(offset);
+  readHeader(offset);
   stageRead(cursor, saved.total);
+  if (options?.verify !== false) verifyChecksum();
+  const bits = checkHeader();
+  checkTickAndCell();
   checkBodySet(physics, bits);
-  checkEntities(physics);
+  checkRecords(physics, cursor, saved);
 
   copyBodyRecords(physics, cursor, saved, bits, FROM_SNAPSHOT);
   readTickAndCell(physics);
@@ -64,25 +79,60 @@ export function restoreSnapshot(physics: Physics, buffer: ArrayBuffer | Uint8Arr
   return saved.total;
 }
 
-/** Checks the header and reads its counts into `saved` (with their sections); returns the option bits. */
-function readHeader(offset: number): number {
+function mismatch(field: string, problem: string): SnapshotMismatchError {
+  return new SnapshotMismatchError({ field, problem });
+}
+
+/** Checks the format tag, version and total, and reads the counts into `saved` (with their sections). */
+function readHeader(offset: number): void {
   const u32 = cursor.u32;
   const h = cursor.base >>> 2;
-  if (u32[h + H_MAGIC] !== MAGIC) throw new SnapshotMismatchError(`no snapshot at offset ${offset} (bad format tag)`);
+  if (u32[h + H_MAGIC] !== MAGIC) throw mismatch('header.magic', `no snapshot at offset ${offset} (bad format tag)`);
   const vo = u32[h + H_VERSION_OPTIONS];
-  if (vo >>> 24 !== VERSION) throw new SnapshotMismatchError(`snapshot format version ${vo >>> 24} is not supported (expected ${VERSION})`);
+  if (vo >>> 24 !== VERSION) throw mismatch('header.version', `snapshot format version ${vo >>> 24} is not supported (expected ${VERSION})`);
   const total = u32[h + H_TOTAL];
   saved.contacts = u32[h + H_CONTACTS];
-  saved.previous = u32[h + H_PREVIOUS];
   saved.ended = u32[h + H_ENDED];
   saved.touching = u32[h + H_TOUCHING];
   saved.explicit = u32[h + H_EXPLICIT];
   saved.filters = u32[h + H_FILTERS];
   saved.bodyF64 = u32[h + H_BODY_F64];
   saved.purge = u32[h + H_PURGE];
-  if (layoutSections(saved) !== total || saved.explicit > saved.touching) throw new SnapshotMismatchError('corrupt snapshot (inconsistent section sizes)');
-  if (total > cursor.avail) throw new SnapshotMismatchError(`the snapshot is ${total} bytes but the buffer has ${cursor.avail} from offset ${offset}`);
-  return vo & 0xff;
+  if (layoutSections(saved) !== total) throw mismatch('header.total', `${total} bytes is not the size the section counts give (${saved.total})`);
+  if (total > cursor.avail) throw mismatch('buffer', `the snapshot is ${total} bytes but the buffer has ${cursor.avail} from offset ${offset}`);
+}
+
+/** Compares the checksum of the snapshot's bytes with the one in its header. */
+function verifyChecksum(): void {
+  const u32 = cursor.u32;
+  const h = cursor.base >>> 2;
+  snapshotChecksum(u32, h, saved.total >>> 2, lanes);
+  if (lanes[LANE1] >>> 0 !== u32[h + H_CHECK1] || lanes[LANE2] >>> 0 !== u32[h + H_CHECK2]) {
+    throw mismatch('checksum', 'the snapshot is corrupted (its checksum does not match its bytes)');
+  }
+}
+
+/** Checks the option bits, the reserved word and the counts that relate; returns the option bits. */
+function checkHeader(): number {
+  const u32 = cursor.u32;
+  const h = cursor.base >>> 2;
+  const bits = u32[h + H_VERSION_OPTIONS] & 0xffffff;
+  if ((bits & ~OPTION_BITS) !== 0 || (bits & (SHAPES_DYNAMIC | SHAPES_NONE)) === (SHAPES_DYNAMIC | SHAPES_NONE)) {
+    throw mismatch('header.options', `invalid option bits 0x${bits.toString(16)}`);
+  }
+  if (u32[h + H_ZERO] !== 0 || saved.explicit > saved.touching || saved.filters > u32[h + H_BODIES]) {
+    throw mismatch('header.counts', 'inconsistent section counts');
+  }
+  return bits;
+}
+
+/** The tick must be a non-negative integer, the cell size 0 (not chosen yet) or positive, finite and normal. */
+function checkTickAndCell(): void {
+  const f0 = cursor.base >>> 3;
+  const tick = cursor.f64[f0 + F_TICK];
+  if (!(Number.isSafeInteger(tick) && tick >= 0)) throw mismatch('tick', `must be a non-negative integer, got ${tick}`);
+  const cell = cursor.f64[f0 + F_CELL];
+  if (!(cell === 0 || (cell >= MIN_NORMAL && cell < Infinity))) throw mismatch('cellSize', `must be 0 or positive, finite and normal, got ${cell}`);
 }
 
 /** Checks that the world's body set is the snapshot's (count and checksum), and its record sizes. */
@@ -92,46 +142,13 @@ function checkBodySet(physics: Physics, bits: number): void {
   takeCensus(physics, bits, census);
   const bodies = census[CENSUS_BODIES];
   if (bodies !== u32[h + H_BODIES] || census[LANE1] >>> 0 !== u32[h + H_SUM1] || census[LANE2] >>> 0 !== u32[h + H_SUM2]) {
-    throw new SnapshotMismatchError(
+    throw mismatch(
+      'bodies',
       `the world's bodies differ from the snapshot's (${bodies} bodies now, ${u32[h + H_BODIES]} saved, or different entity ids or kinds). ` +
       'Restore the entity set (ids and Sphere/Box/Velocity/Sensor/CollisionFilter components) to what it was at save time first.',
     );
   }
-  if (census[CENSUS_BODY_F64] !== saved.bodyF64 || census[CENSUS_FILTERS] !== saved.filters) throw new SnapshotMismatchError('corrupt snapshot (body data size differs)');
-}
-
-/**
- * The first bad record among `count` records of `stride` words from word `k` (entity id and flag
- * `bit` in the first word; with `contacts` >= 0, a contact index in the third), or −1. Loops never
- * throw: the error is built outside them (keeps V8's optimised loops allocation-free).
- */
-function firstBadRecord(physics: Physics, k: number, count: number, stride: number, bit: number, contacts: number): number {
-  const u32 = cursor.u32;
-  const cap = internalsOf(physics).capacity;
-  const world = physics.world;
-  for (let t = 0; t < count; t++, k += stride) {
-    const word = u32[k];
-    const e = word & ~bit;
-    if (e >= cap || (contacts >= 0 && u32[k + 2] !== NO_REF && u32[k + 2] >= contacts)) return t;
-    if ((word & bit) !== 0 && !entityExists(world, e)) return t;
-  }
-  return -1;
-}
-
-function badRecordError(physics: Physics, word: number, bit: number): SnapshotMismatchError {
-  const e = word & ~bit;
-  if (e >= internalsOf(physics).capacity || (word & bit) === 0) return new SnapshotMismatchError(`corrupt snapshot (entity ${e} or its contact index out of range)`);
-  return new SnapshotMismatchError(`entity ${e} held the Contact component at save time but does not exist now`);
-}
-
-/** Checks the touching and removed-body records before anything changes. */
-function checkEntities(physics: Physics): void {
-  const kTouch = (cursor.base + saved.touchingU32) >>> 2;
-  const kPurge = (cursor.base + saved.purgeU32) >>> 2;
-  let t = firstBadRecord(physics, kTouch, saved.touching, TOUCH_U32, HAS_BIT, saved.contacts);
-  if (t >= 0) throw badRecordError(physics, cursor.u32[kTouch + TOUCH_U32 * t], HAS_BIT);
-  t = firstBadRecord(physics, kPurge, saved.purge, 1, CONTACT_BIT, -1);
-  if (t >= 0) throw badRecordError(physics, cursor.u32[kPurge + t], CONTACT_BIT);
+  if (census[CENSUS_BODY_F64] !== saved.bodyF64 || census[CENSUS_FILTERS] !== saved.filters) throw mismatch('header.counts', 'the body data size differs from the body set\'s');
 }
 
 function readTickAndCell(physics: Physics): void {
@@ -149,15 +166,15 @@ function readTickAndCell(physics: Physics): void {
   internal.staticDirty = true;
 }
 
-/** The contact list, `began` (from the contact flags), the previous pairs and `ended`. */
+/** The contact list, `began` (from the contact flags), the previous pairs (the contact pairs) and `ended`. */
 function readContacts(physics: Physics): void {
   const list = physics.contacts;
   contactListReserve(list, saved.contacts);
   copyContactRecords(list, cursor, saved, FROM_SNAPSHOT);
   list.count = saved.contacts;
   rebuildBegan(list, physics.began);
-  readPairs(internalsOf(physics).previous, cursor.u32, (cursor.base + saved.previousU32) >>> 2, saved.previous);
-  readPairs(physics.ended, cursor.u32, (cursor.base + saved.endedU32) >>> 2, saved.ended);
+  rebuildPrevious(list, internalsOf(physics).previous);
+  readEnded(physics.ended, cursor.u32, (cursor.base + saved.endedU32) >>> 2, cursor.u8, cursor.base + saved.endedFlagsU8);
 }
 
 // (Each loop below ends its function: code after a long loop would run without type feedback in
@@ -168,10 +185,15 @@ function rebuildBegan(list: ContactList, began: PairList): void {
   for (let i = 0; i < list.count; i++) if ((list.flags[i] & ContactFlags.BEGAN) !== 0) pairListPush(began, list.a[i], list.b[i]);
 }
 
-/** Sets `list` to the `count` pairs from uint32 word `k` (a, b each). */
-function readPairs(list: PairList, u32: Uint32Array, k: number, count: number): void {
+function rebuildPrevious(list: ContactList, previous: PairList): void {
+  previous.count = 0;
+  for (let i = 0; i < list.count; i++) pairListPush(previous, list.a[i], list.b[i]);
+}
+
+/** Sets `list` to the saved ended pairs from uint32 word `k` (a, b each), flags from byte `fl`. */
+function readEnded(list: EndedList, u32: Uint32Array, k: number, u8: Uint8Array, fl: number): void {
   list.count = 0;
-  for (let i = 0; i < count; i++, k += 2) pairListPush(list, u32[k], u32[k + 1]);
+  for (let i = 0; i < saved.ended; i++, k += 2) endedListPush(list, u32[k], u32[k + 1], u8[fl + i]);
 }
 
 /** Sets `keep[e]` for the `count` records of `stride` words from word `k` whose first word has `bit`. */

@@ -7,12 +7,13 @@
  */
 import { LANE1, LANE2 } from '../../math/hashMixer.js';
 import { HAS_CONTACT, holdsContact } from '../contactComponent.js';
-import type { IdList, PairList, Physics } from '../types.js';
+import type { EndedList, IdList, Physics } from '../types.js';
 import { commitWrite, openBuffer, SnapshotCursor, stageWrite } from './buffer.js';
 import { CENSUS_BODIES, CENSUS_BODY_F64, CENSUS_FILTERS, createCensus, takeCensus } from './census.js';
+import { snapshotChecksum } from './checksum.js';
 import {
-  CONTACT_BIT, EXPLICIT_F64, F_CELL, F_TICK, H_BODIES, H_BODY_F64, H_CONTACTS, H_ENDED, H_EXPLICIT, H_FILTERS, H_MAGIC, H_PREVIOUS,
-  H_PURGE, H_SUM1, H_SUM2, H_TOTAL, H_TOUCHING, H_VERSION_OPTIONS, H_ZERO1, H_ZERO2, HAS_BIT, layoutSections, MAGIC,
+  CONTACT_BIT, EXPLICIT_F64, F_CELL, F_TICK, H_BODIES, H_BODY_F64, H_CHECK1, H_CHECK2, H_CONTACTS, H_ENDED, H_EXPLICIT, H_FILTERS,
+  H_MAGIC, H_PURGE, H_SUM1, H_SUM2, H_TOTAL, H_TOUCHING, H_VERSION_OPTIONS, H_ZERO, HAS_BIT, layoutSections, MAGIC,
   NO_REF, optionBits, SnapshotLayout, TOUCH_U32, VERSION, type SnapshotOptions,
 } from './format.js';
 import { copyBodyRecords, copyContactData, copyContactRecords, TO_SNAPSHOT } from './records.js';
@@ -22,6 +23,7 @@ import { internalsOf } from '../internal.js';
 const cursor = new SnapshotCursor();
 const layout = new SnapshotLayout();
 const census = createCensus();
+const lanes = new Int32Array(2);
 /** Per touching entity, its primary contact index or −1 (set by `measure`, read by `writeTouching`). */
 const scratch = { refs: new Int32Array(64) };
 
@@ -93,7 +95,6 @@ function measure(physics: Physics, bits: number): number {
   layout.filters = census[CENSUS_FILTERS];
   layout.contacts = physics.contacts.count;
   layout.explicit = countExplicit(physics, touching, scratch.refs);
-  layout.previous = internal.previous.count;
   layout.ended = physics.ended.count;
   layout.touching = touching.count;
   layout.purge = internal.purgeList.count;
@@ -113,7 +114,8 @@ export function snapshotSize(physics: Physics, options?: SnapshotOptions): numbe
  * bytes written (`snapshotSize(physics, options)`). Throws `RangeError` when the buffer is too small
  * from that offset. The buffer belongs to the caller (e.g. a ring of per-tick buffers for rollback);
  * nothing is allocated in steady state. Save between ticks (after `step`), as the game saves its
- * own components.
+ * own components. The snapshot ends its header with a 64-bit checksum of all its bytes, which
+ * `restoreSnapshot` verifies.
  */
 export function saveSnapshot(physics: Physics, buffer: ArrayBuffer | Uint8Array, offset = 0, options?: SnapshotOptions): number {
   const bits = optionBits(options);
@@ -128,13 +130,15 @@ export function saveSnapshot(physics: Physics, buffer: ArrayBuffer | Uint8Array,
   copyContactRecords(physics.contacts, cursor, layout, TO_SNAPSHOT);
   const u8 = cursor.u8;
   for (let i = cursor.base + layout.flagsU8 + layout.contacts; i < cursor.base + total; i++) u8[i] = 0;
-  // Previous pairs, ended pairs and removed bodies as they are (the next step drops the pairs of
-  // removed bodies and takes Contact off entities that stopped being bodies).
+  // Ended pairs and removed bodies as they are (the next step reports the pairs of removed bodies
+  // as ended, REMOVED, and takes Contact off entities that stopped being bodies).
   const { u32, base } = cursor;
-  writePairs(internalsOf(physics).previous, u32, (base + layout.previousU32) >>> 2);
-  writePairs(physics.ended, u32, (base + layout.endedU32) >>> 2);
+  writeEnded(physics.ended, u32, (base + layout.endedU32) >>> 2, u8, base + layout.endedFlagsU8);
   writeRemoved(physics, u32, (base + layout.purgeU32) >>> 2);
   writeTouching(physics);
+  snapshotChecksum(u32, base >>> 2, total >>> 2, lanes);
+  u32[(base >>> 2) + H_CHECK1] = lanes[LANE1];
+  u32[(base >>> 2) + H_CHECK2] = lanes[LANE2];
   commitWrite(cursor, total);
   return total;
 }
@@ -149,24 +153,23 @@ function writeHeader(physics: Physics, bits: number): void {
   u32[h + H_SUM1] = census[LANE1];
   u32[h + H_SUM2] = census[LANE2];
   u32[h + H_CONTACTS] = layout.contacts;
-  u32[h + H_PREVIOUS] = layout.previous;
+  u32[h + H_ZERO] = 0;
   u32[h + H_ENDED] = layout.ended;
   u32[h + H_TOUCHING] = layout.touching;
   u32[h + H_EXPLICIT] = layout.explicit;
   u32[h + H_FILTERS] = layout.filters;
   u32[h + H_BODY_F64] = layout.bodyF64;
   u32[h + H_PURGE] = layout.purge;
-  u32[h + H_ZERO1] = 0;
-  u32[h + H_ZERO2] = 0;
   f64[(base >>> 3) + F_TICK] = physics.tick;
   f64[(base >>> 3) + F_CELL] = internalsOf(physics).cellSize;
 }
 
-/** Writes the first `list.count` pairs of `list` from uint32 word `k` (a, b each). */
-function writePairs(list: PairList, u32: Uint32Array, k: number): void {
+/** Writes the ended pairs from uint32 word `k` (a, b each) and their flags from byte `fl`. */
+function writeEnded(list: EndedList, u32: Uint32Array, k: number, u8: Uint8Array, fl: number): void {
   for (let i = 0; i < list.count; i++, k += 2) {
     u32[k] = list.a[i];
     u32[k + 1] = list.b[i];
+    u8[fl + i] = list.flags[i];
   }
 }
 

@@ -1,0 +1,43 @@
+/**
+ * Heap-allocation windows for the allocation child processes (test/world/allocation.child.ts,
+ * test/snapshot/allocation.child.ts; run with node --expose-gc and a large young generation): two
+ * full GCs, then `n` calls of a function between two reads of `process.memoryUsage()`. With a
+ * 128 MB semi-space no GC runs inside a window (counted with a PerformanceObserver on 'gc'
+ * entries), so heapUsed grows by exactly the bytes allocated on the JS heap (plus any JIT code) and
+ * arrayBuffers by the typed-array backing stores allocated. Take the smallest of several windows
+ * (JIT noise only adds).
+ */
+import { PerformanceObserver } from 'node:perf_hooks';
+
+export interface HeapWindow {
+  /** Bytes allocated by `n` calls of `fn` (heap + array buffers), and the GC events seen meanwhile. */
+  measure(fn: () => void, n: number): Promise<{ bytes: number; gcs: number }>;
+  /** Stops counting GC events. */
+  disconnect(): void;
+}
+
+/** Starts counting GC events; throws unless node runs with --expose-gc. */
+export function createHeapWindow(): HeapWindow {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error('run with --expose-gc');
+  let gcEvents = 0;
+  const observer = new PerformanceObserver((list) => {
+    gcEvents += list.getEntries().length;
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  const settle = () => new Promise((r) => setTimeout(r, 20));
+  return {
+    async measure(fn, n) {
+      gc();
+      gc();
+      await settle();
+      gcEvents = 0;
+      const m0 = process.memoryUsage();
+      for (let i = 0; i < n; i++) fn();
+      const m1 = process.memoryUsage();
+      await settle();
+      return { bytes: m1.heapUsed - m0.heapUsed + (m1.arrayBuffers - m0.arrayBuffers), gcs: gcEvents };
+    },
+    disconnect: () => observer.disconnect(),
+  };
+}
