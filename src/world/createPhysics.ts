@@ -171,6 +171,8 @@ export function createPhysics(world: World, options: PhysicsOptions = {}): Physi
       touchingNext: idListCreate(),
       unobserve: [],
       destroyed: false,
+      queries: undefined,
+      queryDirty: true,
     },
   };
   registerObservers(physics, own);
@@ -190,6 +192,7 @@ function registerObservers(physics: Physics, own: PhysicsComponents): void {
     internal.flags[eid] |= flag;
     if (eid > internal.maxEid) internal.maxEid = eid;
     if ((internal.flags[eid] & BOX) !== 0) internal.staticDirty = true;
+    internal.queryDirty = true;
   };
   const clearFlag = (flag: number) => (eid: number) => {
     const was = internal.flags[eid];
@@ -197,6 +200,7 @@ function registerObservers(physics: Physics, own: PhysicsComponents): void {
     // a surviving non-body entity has it removed at the next narrowphase).
     internal.flags[eid] = was & ~((flag & (SPHERE | BOX)) !== 0 ? flag | HAS_CONTACT : flag);
     if ((was & BOX) !== 0) internal.staticDirty = true;
+    internal.queryDirty = true;
     if ((flag & (SPHERE | BOX)) !== 0 && (was & flag) !== 0 && internal.purgeMark[eid] === 0) {
       internal.purgeMark[eid] = 1;
       idListPush(internal.purgeList, eid);
@@ -238,6 +242,7 @@ function registerObservers(physics: Physics, own: PhysicsComponents): void {
 export function markStaticDirty(physics: Physics): void {
   checkLive(physics, 'markStaticDirty');
   internalsOf(physics).staticDirty = true;
+  internalsOf(physics).queryDirty = true;
 }
 
 /**
