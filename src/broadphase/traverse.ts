@@ -26,32 +26,33 @@ import type { Grid } from './grid.js';
 export const TR_OX = 0, TR_DX = 3, TR_TMAX = 6, TR_RADIUS = 7;
 /** Output slot: the time the moving cube first meets the cell of the bucket last returned. */
 export const TR_ENTRY = 8;
+/** Output slot of {@link traverseBegin}: how many cells the walk visits at most. */
+export const TR_CELLS = 33;
 /** Internal slots: ranges lo (9..11), hi (12..14), next grow (15..17) and shrink (18..20) times, block (21..29). */
 const LO = 9, HI = 12, GROW = 15, SHRINK = 18, B0 = 21, B1 = 24, CUR = 27, INV = 30, LEVEL = 31, DONE = 32;
 /** Number of slots of a traversal state. */
-export const TR_SLOTS = 33;
+export const TR_SLOTS = 34;
 
 /** Creates a traversal state (see the module notes for the slots). */
 export function traverseCreate(): Float64Array {
   return new Float64Array(TR_SLOTS);
 }
 
-/** The time the range end of axis `a` at cell boundary `k` (cells of side 1/inv) is reached by `edge` (o ± r). */
-function crossTime(s: Float64Array, a: number, boundary: number, sign: number): number {
-  const d = s[TR_DX + a];
-  const edge = s[TR_OX + a] + sign * s[TR_RADIUS];
-  return (boundary / s[INV] - edge) / d;
-}
-
-/** Schedules the next grow and shrink events of axis `a`. */
+/**
+ * Schedules the next grow and shrink events of axis `a`: the times the leading and trailing faces
+ * of the cube (origin ± radius) reach the next cell boundary. Numbers stay in `s` (no boxing).
+ */
 function schedule(s: Float64Array, a: number): void {
   const d = s[TR_DX + a];
+  const o = s[TR_OX + a];
+  const r = s[TR_RADIUS];
+  const side = 1 / s[INV];
   if (d > 0) {
-    s[GROW + a] = crossTime(s, a, s[HI + a] + 1, 1);
-    s[SHRINK + a] = crossTime(s, a, s[LO + a] + 1, -1);
+    s[GROW + a] = ((s[HI + a] + 1) * side - (o + r)) / d;
+    s[SHRINK + a] = ((s[LO + a] + 1) * side - (o - r)) / d;
   } else if (d < 0) {
-    s[GROW + a] = crossTime(s, a, s[LO + a], -1);
-    s[SHRINK + a] = crossTime(s, a, s[HI + a], 1);
+    s[GROW + a] = (s[LO + a] * side - (o - r)) / d;
+    s[SHRINK + a] = (s[HI + a] * side - (o + r)) / d;
   } else {
     s[GROW + a] = Infinity;
     s[SHRINK + a] = Infinity;
@@ -59,11 +60,12 @@ function schedule(s: Float64Array, a: number): void {
 }
 
 /**
- * Starts a traversal of `level` of `grid` with the inputs in `s` and returns how many cells it will
- * visit at most (an estimate for choosing between walking and scanning the level), or Infinity when
- * the cells cannot be walked (non-finite input, or coordinates reaching ±CELL_LIMIT): then scan.
+ * Starts a traversal of `level` of `grid` with the inputs in `s`; writes to `s[TR_CELLS]` how many
+ * cells it will visit at most (an estimate for choosing between walking and scanning the level).
+ * Returns false when the cells cannot be walked (non-finite input, or coordinates reaching
+ * ±CELL_LIMIT): then scan the level.
  */
-export function traverseBegin(grid: Grid, level: number, s: Float64Array): number {
+export function traverseBegin(grid: Grid, level: number, s: Float64Array): boolean {
   const inv = grid.levelInv[level];
   s[INV] = inv;
   s[LEVEL] = level;
@@ -77,7 +79,7 @@ export function traverseBegin(grid: Grid, level: number, s: Float64Array): numbe
     const lo = Math.floor((o - r) * inv), hi = Math.floor((o + r) * inv);
     const end = o + d * tMax;
     const far = Math.floor((end + (d < 0 ? -r : r)) * inv);
-    if (!(lo > -CELL_LIMIT && hi < CELL_LIMIT && far > -CELL_LIMIT && far < CELL_LIMIT)) return Infinity;
+    if (!(lo > -CELL_LIMIT && hi < CELL_LIMIT && far > -CELL_LIMIT && far < CELL_LIMIT)) return false;
     s[LO + a] = lo;
     s[HI + a] = hi;
     s[B0 + a] = lo;
@@ -90,7 +92,8 @@ export function traverseBegin(grid: Grid, level: number, s: Float64Array): numbe
   s[TR_ENTRY] = 0;
   // Each step brings a slab no larger than the widest face of the starting block plus the motion.
   const w = Math.max(s[HI] - s[LO], s[HI + 1] - s[LO + 1], s[HI + 2] - s[LO + 2]) + 2;
-  return first + walk * w * w;
+  s[TR_CELLS] = first + walk * w * w;
+  return true;
 }
 
 /** Advances the block cursor; returns false when the block is exhausted. */

@@ -127,7 +127,7 @@ export function overlapBox(physics: Physics, center: Vec3Like, halfExtents: Vec3
   b.halfExtents.y = hy;
   b.halfExtents.z = hz;
   const x = QI[QI_Q], y = QI[QI_Q + 1], z = QI[QI_Q + 2], w = QI[QI_Q + 3];
-  const q = b.rotation!;
+  const q = b.rotation;
   q.x = x;
   q.y = y;
   q.z = z;

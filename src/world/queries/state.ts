@@ -12,7 +12,7 @@ import { gridBuild, gridClear, gridCreate, gridSetCellSize, type Grid } from '..
 import { gridInsert } from '../../broadphase/grid.js';
 import { queryOutCreate, type QueryOut } from '../../broadphase/query.js';
 import { traverseCreate } from '../../broadphase/traverse.js';
-import type { BoxShape, CastResult, SphereShape } from '../../geometry/types.js';
+import { ScratchBox, ScratchCast, ScratchSphere, ScratchVec3 } from '../../math/scratch.js';
 import { bounds, boxBounds, sphereBounds } from '../bodies.js';
 import { internalsOf, type PhysicsInternal } from '../internal.js';
 import { BodyFlags, type Physics } from '../types.js';
@@ -46,15 +46,13 @@ export interface QueryState {
   /** Candidates of an overlap query. */
   candidates: QueryOut;
   hits: HitScratch;
-  sphere: SphereShape;
-  ray: SphereShape;
-  box: BoxShape;
-  queryBox: BoxShape;
-  motion: { x: number; y: number; z: number };
-  cast: CastResult;
+  sphere: ScratchSphere;
+  ray: ScratchSphere;
+  box: ScratchBox;
+  queryBox: ScratchBox;
+  motion: ScratchVec3;
+  cast: ScratchCast;
 }
-
-const vec = () => ({ x: 0, y: 0, z: 0 });
 
 function createState(): QueryState {
   return {
@@ -67,12 +65,13 @@ function createState(): QueryState {
     walk: traverseCreate(),
     candidates: queryOutCreate(),
     hits: { count: 0, entity: new Uint32Array(16), data: new Float64Array(16 * 7), order: new Int32Array(16) },
-    sphere: { center: vec(), radius: 0 },
-    ray: { center: vec(), radius: 0 },
-    box: { center: vec(), halfExtents: vec(), rotation: { x: 0, y: 0, z: 0, w: 1 } },
-    queryBox: { center: vec(), halfExtents: vec(), rotation: { x: 0, y: 0, z: 0, w: 1 } },
-    motion: vec(),
-    cast: { toi: 0, normal: vec(), point: vec() },
+    // Scratch shapes whose fields are doubles from the start: writing a double then never boxes.
+    sphere: new ScratchSphere(),
+    ray: new ScratchSphere(),
+    box: new ScratchBox(),
+    queryBox: new ScratchBox(),
+    motion: new ScratchVec3(),
+    cast: new ScratchCast(),
   };
 }
 

@@ -14,7 +14,7 @@
  * @module
  */
 import { HUGE_LEVEL, type Grid } from '../../broadphase/grid.js';
-import { traverseBegin, traverseNext, TR_DX, TR_ENTRY, TR_OX, TR_RADIUS, TR_TMAX } from '../../broadphase/traverse.js';
+import { traverseBegin, traverseNext, TR_CELLS, TR_DX, TR_ENTRY, TR_OX, TR_RADIUS, TR_TMAX } from '../../broadphase/traverse.js';
 import { castSphereBox } from '../../geometry/castSphereBox.js';
 import { castSphereSphere } from '../../geometry/castSphereSphere.js';
 import { boxRotation, rotation } from '../bodies.js';
@@ -43,12 +43,15 @@ export function passesFilter(physics: Physics, eid: number, f: number): boolean 
   return (QF[QF_GROUP] & filter.mask[eid]) !== 0 && (filter.group[eid] & QF[QF_MASK]) !== 0;
 }
 
+/** The entry distance written by {@link slabEntry} (a returned double would be boxed). */
+const ENTRY = new Float64Array(1);
+
 /**
- * Slab test of the segment against item slot `i`'s bounds grown by the radius: the entry distance,
- * or Infinity when the segment misses them (Kay & Kajiya slabs; a zero direction component tests
+ * Slab test of the segment against item slot `i`'s bounds grown by the radius: whether it meets
+ * them, and its entry distance in `ENTRY[0]` (Kay & Kajiya slabs; a zero direction component tests
  * the origin against the slab).
  */
-function slabEntry(g: Grid, i: number): number {
+function slabEntry(g: Grid, i: number): boolean {
   const b = g.bounds;
   const r = QI[QI_RADIUS];
   let t0 = 0;
@@ -57,7 +60,7 @@ function slabEntry(g: Grid, i: number): number {
     const lo = b[6 * i + a] - r, hi = b[6 * i + 3 + a] + r;
     const o = QI[QI_O + a], d = QI[QI_D + a];
     if (d === 0) {
-      if (!(o >= lo && o <= hi)) return Infinity;
+      if (!(o >= lo && o <= hi)) return false;
       continue;
     }
     const inv = 1 / d;
@@ -69,9 +72,10 @@ function slabEntry(g: Grid, i: number): number {
     }
     if (ta > t0) t0 = ta;
     if (tb < t1) t1 = tb;
-    if (!(t0 <= t1)) return Infinity;
+    if (!(t0 <= t1)) return false;
   }
-  return t0;
+  ENTRY[0] = t0;
+  return true;
 }
 
 /** Loads body `eid` into `state.sphere` or `state.box` and casts the query's sphere against it into `state.cast`. */
@@ -110,14 +114,15 @@ export function loadBox(physics: Physics, s: QueryState, eid: number): void {
   b.halfExtents.y = B.hy[eid];
   b.halfExtents.z = B.hz[eid];
   boxRotation(physics, eid);
-  const q = b.rotation!;
+  const q = b.rotation;
   q.x = rotation[0];
   q.y = rotation[1];
   q.z = rotation[2];
   q.w = rotation[3];
 }
 
-function pushHit(s: QueryState, eid: number, distance: number): void {
+/** Appends the hit in `s.cast` on body `eid` to `s.hits` (its distance from the toi: no double passed). */
+function pushHit(s: QueryState, eid: number): void {
   const h = s.hits;
   if (h.count === h.entity.length) {
     const n = h.entity.length * 2;
@@ -133,7 +138,7 @@ function pushHit(s: QueryState, eid: number, distance: number): void {
   const c = s.cast;
   h.entity[k] = eid;
   const o = 7 * k;
-  h.data[o] = distance;
+  h.data[o] = c.toi * QI[QI_DIST];
   h.data[o + 1] = c.normal.x;
   h.data[o + 2] = c.normal.y;
   h.data[o + 3] = c.normal.z;
@@ -151,14 +156,13 @@ function testItem(g: Grid, i: number): void {
   const physics = physicsNow;
   const f = internalsOf(physics).flags[eid];
   if (!passesFilter(physics, eid, f)) return;
-  const entry = slabEntry(g, i);
-  if (entry === Infinity || (!all && entry > BEST[0])) return;
+  if (!slabEntry(g, i) || (!all && ENTRY[0] > BEST[0])) return;
   if (!castBody(physics, s, eid, f)) return;
-  const d = s.cast.toi * QI[QI_DIST];
   if (all) {
-    pushHit(s, eid, d);
+    pushHit(s, eid);
     return;
   }
+  const d = s.cast.toi * QI[QI_DIST];
   if (d > BEST[0] || (d === BEST[0] && eid > bestEntity)) return;
   bestEntity = eid;
   BEST[0] = d;
@@ -179,9 +183,9 @@ function scanLevel(g: Grid, level: number): void {
 }
 
 /** Walks `level` of `g` along the segment (or scans it when that is cheaper). */
-function sweepLevel(g: Grid, level: number, margin: number): void {
+function sweepLevel(g: Grid, level: number): void {
   const w = state.walk;
-  const r = QI[QI_RADIUS] - margin;
+  const r = QI[QI_RADIUS] - g.margin;
   const L = QI[QI_DIST];
   const scale = Math.max(Math.abs(QI[QI_O]), Math.abs(QI[QI_O + 1]), Math.abs(QI[QI_O + 2])) + L + QI[QI_RADIUS] + g.cellSize;
   for (let a = 0; a < 3; a++) {
@@ -190,9 +194,8 @@ function sweepLevel(g: Grid, level: number, margin: number): void {
   }
   w[TR_TMAX] = L;
   w[TR_RADIUS] = (r > 0 ? r : 0) + 1e-10 * scale;
-  const cells = traverseBegin(g, level, w);
   const items = g.levelStart[level + 1] - g.levelStart[level];
-  if (!(cells <= 2 * items + 8)) {
+  if (!traverseBegin(g, level, w) || !(w[TR_CELLS] <= 2 * items + 8)) {
     scanLevel(g, level);
     return;
   }
@@ -209,13 +212,12 @@ function sweepLevel(g: Grid, level: number, margin: number): void {
 
 function sweepGrid(g: Grid): void {
   if (g.count === 0) return;
-  const margin = g.margin;
   let levels = g.levelMask;
   while (levels !== 0) {
     const level = 31 - Math.clz32(levels & -levels);
     levels &= levels - 1;
     if (level === HUGE_LEVEL) scanLevel(g, level);
-    else sweepLevel(g, level, margin);
+    else sweepLevel(g, level);
   }
 }
 
