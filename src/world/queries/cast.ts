@@ -19,7 +19,9 @@ import type { Physics } from '../types.js';
 import { readDirection, readDistance, readFilter, readOut, readPhysics, readQueryRadius, readStart, QI, QI_RADIUS } from './input.js';
 import { hitListReserve, type HitList, type QueryFilter, type QueryHit } from './lists.js';
 import type { HitScratch } from './state.js';
-import { BEST, bestEntity, sweep } from './sweep.js';
+import * as sweepModule from './sweep.js';
+
+const { BEST, sweep } = sweepModule;
 
 function readCast(physics: Physics, start: Vec3Like, direction: Vec3Like, maxDistance: number, out: unknown, filter: QueryFilter | undefined, source: string, list: boolean): void {
   readPhysics(physics, source);
@@ -32,7 +34,7 @@ function readCast(physics: Physics, start: Vec3Like, direction: Vec3Like, maxDis
 
 function writeHit(out: QueryHit): boolean {
   if (BEST[0] === Infinity) return false;
-  out.entity = bestEntity;
+  out.entity = sweepModule.bestEntity;
   out.distance = BEST[0];
   out.normal.x = BEST[1];
   out.normal.y = BEST[2];

@@ -19,12 +19,14 @@ import { BOUNDS_PAD } from '../bodies.js';
 import { internalsOf } from '../internal.js';
 import type { QuatLike, Vec3Like } from '../readInput.js';
 import { BodyFlags, type Physics } from '../types.js';
-import { readFilter, readHalfExtents, readOut, readPhysics, readQueryRadius, readQueryRotation, readStart, QI, QI_H, QI_O, QI_Q, QI_RADIUS } from './input.js';
+import * as input from './input.js';
 import { entityListReserve, type EntityList, type QueryFilter } from './lists.js';
 import { queryState, type QueryState } from './state.js';
 import { loadBox, passesFilter } from './sweep.js';
 
 const { SPHERE } = BodyFlags;
+// Imported bindings copied once (a module interop may read an import through a getter per use).
+const { readFilter, readHalfExtents, readOut, readPhysics, readQueryRadius, readQueryRotation, readStart, QI, QI_H, QI_O, QI_Q, QI_RADIUS } = input;
 
 /** The query shape's bounds (minX, minY, minZ, maxX, maxY, maxZ), padded against rounding. */
 const QB = new Float64Array(6);

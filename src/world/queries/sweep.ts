@@ -14,16 +14,20 @@
  * @module
  */
 import { HUGE_LEVEL, type Grid } from '../../broadphase/grid.js';
-import { traverseBegin, traverseNext, TR_CELLS, TR_DX, TR_ENTRY, TR_OX, TR_RADIUS, TR_TMAX } from '../../broadphase/traverse.js';
+import * as traverse from '../../broadphase/traverse.js';
 import { castSphereBox } from '../../geometry/castSphereBox.js';
 import { castSphereSphere } from '../../geometry/castSphereSphere.js';
 import { boxRotation, rotation } from '../bodies.js';
 import { internalsOf } from '../internal.js';
 import { BodyFlags, type Physics } from '../types.js';
-import { QF, QF_EXCLUDE, QF_GROUP, QF_MASK, QF_SENSORS, QI, QI_D, QI_DIST, QI_O, QI_RADIUS } from './input.js';
+import * as input from './input.js';
 import { nextStamp, queryState, type QueryState } from './state.js';
 
 const { SPHERE, BOX, SENSOR } = BodyFlags;
+// Imported bindings copied once into module constants: a transpiler's module interop may read an
+// import through a getter on every use, which hot loops must not pay.
+const { traverseBegin, traverseNext, TR_CELLS, TR_DX, TR_ENTRY, TR_OX, TR_RADIUS, TR_TMAX } = traverse;
+const { QF, QF_EXCLUDE, QF_GROUP, QF_MASK, QF_SENSORS, QI, QI_D, QI_DIST, QI_O, QI_RADIUS } = input;
 
 /** The best hit so far (closest mode): distance, normal (1–3), point (4–6); entity in `bestEntity`. */
 export const BEST = new Float64Array(7);
@@ -235,8 +239,14 @@ export function sweep(physics: Physics, every: boolean): QueryState {
   s.hits.count = 0;
   BEST[0] = Infinity;
   bestEntity = 0;
-  const internal = internalsOf(physics);
-  if (!s.withStatic) sweepGrid(internal.staticGrid);
-  sweepGrid(s.grid);
+  // The grid with more items first: its closest hit then bounds the walk of the other.
+  const statics = internalsOf(physics).staticGrid;
+  if (s.withStatic || statics.count <= s.grid.count) {
+    sweepGrid(s.grid);
+    if (!s.withStatic) sweepGrid(statics);
+  } else {
+    sweepGrid(statics);
+    sweepGrid(s.grid);
+  }
   return s;
 }
