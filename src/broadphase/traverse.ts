@@ -19,8 +19,11 @@
  * rounding (the traversal is then a superset of the exact cells) and shrink it by the grid's margin.
  * @module
  */
-import { CELL_LIMIT, hashCell } from './cells.js';
+import * as cells from './cells.js';
 import type { Grid } from './grid.js';
+
+// Imports copied once into module constants (a module interop may read an import through a getter per use).
+const { CELL_LIMIT, hashCell } = cells;
 
 /** Input slots: origin, direction, the largest t, the half side of the moving cube (>= 0). */
 export const TR_OX = 0, TR_DX = 3, TR_TMAX = 6, TR_RADIUS = 7;

@@ -15,18 +15,24 @@
  */
 import { HUGE_LEVEL, type Grid } from '../../broadphase/grid.js';
 import * as traverse from '../../broadphase/traverse.js';
-import { castSphereBox } from '../../geometry/castSphereBox.js';
-import { castSphereSphere } from '../../geometry/castSphereSphere.js';
-import { boxRotation, rotation } from '../bodies.js';
-import { internalsOf } from '../internal.js';
+import * as castBox from '../../geometry/castSphereBox.js';
+import * as castBall from '../../geometry/castSphereSphere.js';
+import * as bodies from '../bodies.js';
+import * as internals from '../internal.js';
 import { BodyFlags, type Physics } from '../types.js';
 import * as input from './input.js';
-import { nextStamp, queryState, type QueryState } from './state.js';
+import * as queryStateModule from './state.js';
+import type { QueryState } from './state.js';
 
 const { SPHERE, BOX, SENSOR } = BodyFlags;
 // Imported bindings copied once into module constants: a transpiler's module interop may read an
 // import through a getter on every use, which hot loops must not pay.
 const { traverseBegin, traverseNext, TR_CELLS, TR_DX, TR_ENTRY, TR_OX, TR_RADIUS, TR_TMAX } = traverse;
+const { castSphereBox } = castBox;
+const { castSphereSphere } = castBall;
+const { boxRotation, rotation } = bodies;
+const { internalsOf } = internals;
+const { nextStamp, queryState } = queryStateModule;
 const { QF, QF_EXCLUDE, QF_GROUP, QF_MASK, QF_SENSORS, QI, QI_D, QI_DIST, QI_O, QI_RADIUS } = input;
 
 /** The best hit so far (closest mode): distance, normal (1–3), point (4–6); entity in `bestEntity`. */
@@ -37,6 +43,7 @@ let all = false;
 let stamp = 0;
 let state: QueryState;
 let physicsNow: Physics;
+let flagsNow: Uint8Array = new Uint8Array(0);
 
 /** Whether `eid` passes the current filter (group/mask, exclusion, sensors). */
 export function passesFilter(physics: Physics, eid: number, f: number): boolean {
@@ -157,10 +164,11 @@ function testItem(g: Grid, i: number): void {
   const s = state;
   if (s.stamp[eid] === stamp) return;
   s.stamp[eid] = stamp;
-  const physics = physicsNow;
-  const f = internalsOf(physics).flags[eid];
-  if (!passesFilter(physics, eid, f)) return;
+  // The slab test first: it is arithmetic on the grid's own bounds and rejects most candidates.
   if (!slabEntry(g, i) || (!all && ENTRY[0] > BEST[0])) return;
+  const physics = physicsNow;
+  const f = flagsNow[eid];
+  if (!passesFilter(physics, eid, f)) return;
   if (!castBody(physics, s, eid, f)) return;
   if (all) {
     pushHit(s, eid);
@@ -234,6 +242,7 @@ export function sweep(physics: Physics, every: boolean): QueryState {
   const s = queryState(physics);
   state = s;
   physicsNow = physics;
+  flagsNow = internalsOf(physics).flags;
   all = every;
   stamp = nextStamp(s);
   s.hits.count = 0;
