@@ -22,6 +22,7 @@ import { runMicro, type MicroResult } from './micro.js';
 import { initRapier } from './peers/rapier.js';
 import { printReport, writeCsv, writeDocs, type BenchReport } from './report.js';
 import { runSwept, type SweptResult } from './swept.js';
+import { queriesTable, runQueries, type QueriesResult } from './queries.js';
 
 const HELP = `npm run bench [-- options]
 
@@ -31,7 +32,8 @@ const HELP = `npm run bench [-- options]
   --write-docs             write the results table into docs/benchmarks.md (between BENCH markers)
   --json                   print the results as JSON on stdout (progress stays on stderr)
   --micro                  only the geometry micro benchmarks (outputs get a .micro suffix)
-  --no-micro, --no-swept, --no-hostile   leave those parts out
+  --no-micro, --no-swept, --no-hostile, --no-queries   leave those parts out
+  --queries                only the world queries against Rapier (sizes default 10000,100000)
   --seed S                 arena seed (default 1)
   --help                   this text
 
@@ -58,7 +60,7 @@ const ISOLATED_FLAGS = ['--expose-gc', '--no-flush-bytecode', '--single-threaded
 const EXPONENT: Record<string, number> = { 'brute-force': 2, 'cannon-es': 5 / 3 };
 
 /** Runs this script in a child process in `mode`; its last stdout line is the JSON result. */
-function runChild<T>(mode: '--isolated' | '--swept' | '--hostile', nodeFlags: string[], opts: IsolatedOptions | SweptOptions | HostileOptions): Promise<T> {
+function runChild<T>(mode: '--isolated' | '--swept' | '--hostile' | '--queries-child', nodeFlags: string[], opts: IsolatedOptions | SweptOptions | HostileOptions): Promise<T> {
   const args = [...process.execArgv, ...nodeFlags, script, mode, JSON.stringify(opts)];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -99,7 +101,8 @@ async function main(): Promise<void> {
   const sizes = (value('--sizes') ?? (quick ? '1000,10000' : '1000,10000,100000,1000000')).split(',').map((s) => Number(s.replace(/_/g, '')));
   const started = new Date();
   const results: SizeResult[] = [];
-  if (!flag('--micro')) {
+  const queryResults: QueriesResult[] = [];
+  if (!flag('--micro') && !flag('--queries')) {
     for (const size of sizes) {
       log(`\n== N = ${size.toLocaleString('en-US')} spheres ==`);
       const result = await runSize({ size, seed, quick, skip: predictSkips(results[results.length - 1], size) }, script);
@@ -112,8 +115,16 @@ async function main(): Promise<void> {
         log('  swept queries, in a fresh process');
         result.swept = await runChild<SweptResult>('--swept', ['--no-liftoff'], { size, seed, quick });
       }
+      if (!flag('--no-queries') && size <= 100_000) {
+        log('  world queries, in a fresh process');
+        queryResults.push(await runChild<QueriesResult>('--queries-child', ['--no-liftoff'], { size, seed, quick }));
+      }
       results.push(result);
     }
+  }
+  if (queryResults.length > 0) {
+    log('\n== world queries against Rapier (queries per second) ==');
+    for (const line of queriesTable(queryResults)) log(line);
   }
   const hostile: HostileResult[] = [];
   if (!flag('--micro') && !flag('--no-hostile')) {
@@ -160,6 +171,21 @@ if (flag('--help')) {
   const result = runSwept(arenaSpec({ spheres: o.size, seed: o.seed }), o.quick ? 3 : 7, o.quick ? 60 : 200, log);
   process.stdout.write(`${JSON.stringify(result)}\n`);
   process.exit(0);
+} else if (flag('--queries-child')) {
+  const o = JSON.parse(value('--queries-child')!) as SweptOptions;
+  await initRapier();
+  const result = runQueries(o.size, o.seed, o.quick ? 3 : 7, log);
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+  process.exit(0);
+} else if (flag('--queries')) {
+  const seed = Number(value('--seed') ?? 1);
+  const sizes = (value('--sizes') ?? '10000,100000').split(',').map(Number);
+  const out: QueriesResult[] = [];
+  for (const size of sizes) {
+    log(`\n== world queries, N = ${size.toLocaleString('en-US')} spheres (a fresh process) ==`);
+    out.push(await runChild<QueriesResult>('--queries-child', ['--no-liftoff'], { size, seed, quick: flag('--quick') }));
+  }
+  for (const line of queriesTable(out)) process.stdout.write(`${line}\n`);
 } else if (flag('--hostile')) {
   const result = runHostile(JSON.parse(value('--hostile')!) as HostileOptions, log);
   process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -54,6 +54,10 @@ export {
 export type { ContactIndex } from './world/contactsOf.js';
 export { contactsOf, readContactOf, ContactOf } from './world/contactsOf.js';
 export { hashPhysicsState } from './world/stateHash.js';
+export type { QueryHit, QueryFilter, HitList, EntityList } from './world/queries/lists.js';
+export { createHitList, createEntityList } from './world/queries/lists.js';
+export { castRay, castSphere, castRayAll, castSphereAll } from './world/queries/cast.js';
+export { overlapSphere, overlapBox } from './world/queries/overlap.js';
 export type { SnapshotOptions } from './world/snapshot/format.js';
 export { snapshotSize, saveSnapshot } from './world/snapshot/writer.js';
 export { restoreSnapshot, SnapshotMismatchError, type RestoreOptions } from './world/snapshot/reader.js';

@@ -135,6 +135,7 @@ export function addBox(physics: Physics, o: BoxOptions): number {
   B.qz[eid] = tmp[2];
   B.qw[eid] = tmp[3];
   internalsOf(physics).staticDirty = true;
+  internalsOf(physics).queryDirty = true;
   return eid;
 }
 
@@ -162,6 +163,7 @@ export function setPosition(physics: Physics, eid: number, p: Vec3Like): void {
   readVector(p, 3, tmp, POSITION, 'setPosition', eid);
   writeVec3(physics.components.Position, eid, tmp);
   if ((internalsOf(physics).flags[eid] & BOX) !== 0) internalsOf(physics).staticDirty = true;
+  internalsOf(physics).queryDirty = true;
 }
 
 /** Sets a body's velocity (length units per second; validated), adding the Velocity component if it has none. */
@@ -177,6 +179,7 @@ export function setVelocity(physics: Physics, eid: number, v: Vec3Like): void {
 export function setRadius(physics: Physics, eid: number, radius: number): void {
   checkBody(physics, eid, 'setRadius', 'Sphere.radius', SPHERE);
   physics.components.Sphere.radius[eid] = readRadius(radius, 'setRadius', eid, 'Sphere.radius');
+  internalsOf(physics).queryDirty = true;
 }
 
 /**
@@ -191,6 +194,7 @@ export function setHalfExtents(physics: Physics, eid: number, halfExtents: Vec3L
   B.hy[eid] = tmp[1];
   B.hz[eid] = tmp[2];
   internalsOf(physics).staticDirty = true;
+  internalsOf(physics).queryDirty = true;
 }
 
 /**
@@ -206,6 +210,7 @@ export function setRotation(physics: Physics, eid: number, rotation: QuatLike): 
   B.qz[eid] = tmp[2];
   B.qw[eid] = tmp[3];
   internalsOf(physics).staticDirty = true;
+  internalsOf(physics).queryDirty = true;
 }
 
 /**

@@ -186,6 +186,8 @@ export function createPhysics(world: World, options: PhysicsOptions = {}): Physi
       contactIndex: contactIndexCreate(),
       unobserve: [],
       destroyed: false,
+      queries: undefined,
+      queryDirty: true,
     },
   };
   registerObservers(physics, own);
@@ -205,6 +207,7 @@ function registerObservers(physics: Physics, own: PhysicsComponents): void {
     internal.flags[eid] |= flag;
     if (eid > internal.maxEid) internal.maxEid = eid;
     if ((internal.flags[eid] & BOX) !== 0) internal.staticDirty = true;
+    internal.queryDirty = true;
   };
   const clearFlag = (flag: number) => (eid: number) => {
     const was = internal.flags[eid];
@@ -212,6 +215,7 @@ function registerObservers(physics: Physics, own: PhysicsComponents): void {
     // a surviving non-body entity has it removed at the next narrowphase).
     internal.flags[eid] = was & ~((flag & (SPHERE | BOX)) !== 0 ? flag | HAS_CONTACT : flag);
     if ((was & BOX) !== 0) internal.staticDirty = true;
+    internal.queryDirty = true;
     if ((flag & (SPHERE | BOX)) !== 0 && (was & flag) !== 0 && internal.purgeMark[eid] === 0) {
       internal.purgeMark[eid] = 1;
       idListPush(internal.purgeList, eid);
@@ -255,6 +259,7 @@ function registerObservers(physics: Physics, own: PhysicsComponents): void {
 export function markStaticDirty(physics: Physics): void {
   checkLive(physics, 'markStaticDirty');
   internalsOf(physics).staticDirty = true;
+  internalsOf(physics).queryDirty = true;
 }
 
 /**

@@ -10,6 +10,7 @@ import type { QueryOut } from '../broadphase/query.js';
 import type { ContactIndexState } from './contactsOf.js';
 import { PhysicsInputError } from './errors.js';
 import type { IdList, PairList, Physics } from './types.js';
+import type { QueryState } from './queries/state.js';
 
 /** The key of the internal state on a physics instance. */
 export const INTERNAL: unique symbol = Symbol('bitecs-collide.internal');
@@ -61,6 +62,13 @@ export interface PhysicsInternal {
   unobserve: Array<() => void>;
   /** Set by `destroyPhysics`: every helper and step then throws. */
   destroyed: boolean;
+  /** The world queries' state (src/world/queries), created by the first query. */
+  queries?: QueryState;
+  /**
+   * Set by everything that can move, resize, add or remove a body between ticks (helpers, observers,
+   * `markStaticDirty`, a snapshot restore): the queries rebuild their grid of current poses.
+   */
+  queryDirty?: boolean;
 }
 
 /** Slot of `work`: candidate pairs listed. */

@@ -164,6 +164,7 @@ function readTickAndCell(physics: Physics): void {
   // Re-bucket the static boxes at the next step whatever was written (their bounds may have moved,
   // and the static grid then depends on the restored state only, not on what came before).
   internal.staticDirty = true;
+  internal.queryDirty = true;
 }
 
 /** The contact list, `began` (from the contact flags), the previous pairs (the contact pairs) and `ended`. */

@@ -1,0 +1,124 @@
+/**
+ * The world queries' own structure: a grid of the bodies the step's static grid does not hold at
+ * their current pose (every sphere and moving box; every body while the static grid is stale), built
+ * lazily on the first query after something that can change it — a tick (`physics.tick` changed), a
+ * helper edit, a body or component added or removed, `markStaticDirty`, a snapshot restored (all
+ * of which set `internal.queryDirty`) — and never per query. Queries read the step's static grid but
+ * never write any simulation state: stepping after queries gives bit-identical results.
+ * World frame, length units.
+ * @module
+ */
+import { gridBuild, gridClear, gridCreate, gridSetCellSize, type Grid } from '../../broadphase/grid.js';
+import { gridInsert } from '../../broadphase/grid.js';
+import { queryOutCreate, type QueryOut } from '../../broadphase/query.js';
+import { traverseCreate } from '../../broadphase/traverse.js';
+import { ScratchBox, ScratchCast, ScratchSphere, ScratchVec3 } from '../../math/scratch.js';
+import { bounds, boxBounds, sphereBounds } from '../bodies.js';
+import { internalsOf, type PhysicsInternal } from '../internal.js';
+import { BodyFlags, type Physics } from '../types.js';
+
+const { SPHERE, BOX, MOVING } = BodyFlags;
+
+/** Scratch hits of one query before they are sorted into the caller's list. */
+export interface HitScratch {
+  count: number;
+  entity: Uint32Array;
+  /** distance, normal (3), point (3) per hit: 7 numbers. */
+  data: Float64Array;
+  order: Int32Array;
+}
+
+/** The per-instance state of the world queries (internal). */
+export interface QueryState {
+  /** Bodies at their current pose that the step's static grid does not cover (see the module notes). */
+  grid: Grid;
+  /** Whether `grid` holds the static boxes too (the step's static grid was stale when it was built). */
+  withStatic: boolean;
+  /** Whether `grid` is current. */
+  built: boolean;
+  /** `physics.tick` when `grid` was built. */
+  builtTick: number;
+  /** Per entity: the query that last examined it (dedupes cells, buckets and grids). */
+  stamp: Uint32Array;
+  stampValue: number;
+  /** Traversal state (see src/broadphase/traverse.ts). */
+  walk: Float64Array;
+  /** Candidates of an overlap query. */
+  candidates: QueryOut;
+  hits: HitScratch;
+  sphere: ScratchSphere;
+  ray: ScratchSphere;
+  box: ScratchBox;
+  queryBox: ScratchBox;
+  motion: ScratchVec3;
+  cast: ScratchCast;
+}
+
+function createState(): QueryState {
+  return {
+    grid: gridCreate(1),
+    withStatic: false,
+    built: false,
+    builtTick: 0,
+    stamp: new Uint32Array(64),
+    stampValue: 0,
+    walk: traverseCreate(),
+    candidates: queryOutCreate(),
+    hits: { count: 0, entity: new Uint32Array(16), data: new Float64Array(16 * 7), order: new Int32Array(16) },
+    // Scratch shapes whose fields are doubles from the start: writing a double then never boxes.
+    sphere: new ScratchSphere(),
+    ray: new ScratchSphere(),
+    box: new ScratchBox(),
+    queryBox: new ScratchBox(),
+    motion: new ScratchVec3(),
+    cast: new ScratchCast(),
+  };
+}
+
+/** Rebuilds the query grid from every body at its current pose (static boxes only when `withStatic`). */
+function rebuild(physics: Physics, internal: PhysicsInternal, s: QueryState): void {
+  const { flags, maxEid } = internal;
+  const g = s.grid;
+  const withStatic = internal.staticDirty;
+  gridSetCellSize(g, internal.cellSize > 0 ? internal.cellSize : internal.staticGrid.cellSize);
+  gridClear(g);
+  for (let eid = 1; eid <= maxEid; eid++) {
+    const f = flags[eid];
+    if ((f & SPHERE) !== 0) sphereBounds(physics, eid, f, false);
+    else if ((f & BOX) !== 0 && (withStatic || (f & MOVING) !== 0)) boxBounds(physics, eid, f, false);
+    else continue;
+    gridInsert(g, eid, bounds, 0);
+  }
+  gridBuild(g);
+  if (s.stamp.length <= maxEid) {
+    let n = s.stamp.length;
+    while (n <= maxEid) n *= 2;
+    s.stamp = new Uint32Array(n);
+    s.stampValue = 0;
+  }
+  s.withStatic = withStatic;
+  s.built = true;
+  s.builtTick = physics.tick;
+  internal.queryDirty = false;
+}
+
+/** The query state of `physics`, its grid brought up to date (rebuilt only after a change). */
+export function queryState(physics: Physics): QueryState {
+  const internal = internalsOf(physics);
+  let s = internal.queries;
+  if (s === undefined) {
+    s = createState();
+    internal.queries = s;
+  }
+  if (!s.built || internal.queryDirty || s.builtTick !== physics.tick) rebuild(physics, internal, s);
+  return s;
+}
+
+/** Starts a new query for the per-entity stamps; returns its stamp. */
+export function nextStamp(s: QueryState): number {
+  if (s.stampValue >= 0xfffffff0) {
+    s.stamp.fill(0);
+    s.stampValue = 0;
+  }
+  return ++s.stampValue;
+}

@@ -1,0 +1,261 @@
+/**
+ * The engine of the cast queries: walks the grids along the swept segment of a ray (radius 0) or
+ * sphere from `QI` (src/world/queries/input.ts) and tests each candidate body exactly, with the
+ * geometry API's sphere casts (a ray is a sphere of radius 0), keeping the closest hit or every hit.
+ *
+ * - Grids: the step's static grid (unless stale, see state.ts) and the queries' grid of current
+ *   poses. Each level in use is walked cell by cell along the segment (src/broadphase/traverse.ts),
+ *   closest-first, stopping once the cells start beyond the best hit; a level whose walk would visit
+ *   more cells than it holds items is scanned instead (long rays over sparse levels, huge items).
+ * - Candidates: each body once per query (per-entity stamps), the filter, then a slab test against
+ *   its bounds grown by the radius, then the exact cast. Distances are `toi · maxDistance` along the
+ *   unit direction, in length units; ties go to the lower entity id.
+ * World frame, length units. No allocation (typed scratch, grown by doubling outside the loops).
+ * @module
+ */
+import { HUGE_LEVEL, type Grid } from '../../broadphase/grid.js';
+import * as traverse from '../../broadphase/traverse.js';
+import * as castBox from '../../geometry/castSphereBox.js';
+import * as castBall from '../../geometry/castSphereSphere.js';
+import * as bodies from '../bodies.js';
+import * as internals from '../internal.js';
+import { BodyFlags, type Physics } from '../types.js';
+import * as input from './input.js';
+import * as queryStateModule from './state.js';
+import type { QueryState } from './state.js';
+
+const { SPHERE, BOX, SENSOR } = BodyFlags;
+// Imported bindings copied once into module constants: a transpiler's module interop may read an
+// import through a getter on every use, which hot loops must not pay.
+const { traverseBegin, traverseNext, TR_CELLS, TR_DX, TR_ENTRY, TR_OX, TR_RADIUS, TR_TMAX } = traverse;
+const { castSphereBox } = castBox;
+const { castSphereSphere } = castBall;
+const { boxRotation, rotation } = bodies;
+const { internalsOf } = internals;
+const { nextStamp, queryState } = queryStateModule;
+const { QF, QF_EXCLUDE, QF_GROUP, QF_MASK, QF_SENSORS, QI, QI_D, QI_DIST, QI_O, QI_RADIUS } = input;
+
+/** The best hit so far (closest mode): distance, normal (1–3), point (4–6); entity in `bestEntity`. */
+export const BEST = new Float64Array(7);
+export let bestEntity = 0;
+/** Whether the sweep keeps every hit (in `QueryState.hits`) instead of the closest. */
+let all = false;
+let stamp = 0;
+let state: QueryState;
+let physicsNow: Physics;
+let flagsNow: Uint8Array = new Uint8Array(0);
+
+/** Whether `eid` passes the current filter (group/mask, exclusion, sensors). */
+export function passesFilter(physics: Physics, eid: number, f: number): boolean {
+  if ((f & (SPHERE | BOX)) === 0) return false;
+  if (eid + 1 === QF[QF_EXCLUDE]) return false;
+  if ((f & SENSOR) !== 0 && QF[QF_SENSORS] === 0) return false;
+  const filter = physics.components.CollisionFilter;
+  return (QF[QF_GROUP] & filter.mask[eid]) !== 0 && (filter.group[eid] & QF[QF_MASK]) !== 0;
+}
+
+/** The entry distance written by {@link slabEntry} (a returned double would be boxed). */
+const ENTRY = new Float64Array(1);
+
+/**
+ * Slab test of the segment against item slot `i`'s bounds grown by the radius: whether it meets
+ * them, and its entry distance in `ENTRY[0]` (Kay & Kajiya slabs; a zero direction component tests
+ * the origin against the slab).
+ */
+function slabEntry(g: Grid, i: number): boolean {
+  const b = g.bounds;
+  const r = QI[QI_RADIUS];
+  let t0 = 0;
+  let t1 = QI[QI_DIST];
+  for (let a = 0; a < 3; a++) {
+    const lo = b[6 * i + a] - r, hi = b[6 * i + 3 + a] + r;
+    const o = QI[QI_O + a], d = QI[QI_D + a];
+    if (d === 0) {
+      if (!(o >= lo && o <= hi)) return false;
+      continue;
+    }
+    const inv = 1 / d;
+    let ta = (lo - o) * inv, tb = (hi - o) * inv;
+    if (ta > tb) {
+      const t = ta;
+      ta = tb;
+      tb = t;
+    }
+    if (ta > t0) t0 = ta;
+    if (tb < t1) t1 = tb;
+    if (!(t0 <= t1)) return false;
+  }
+  ENTRY[0] = t0;
+  return true;
+}
+
+/** Loads body `eid` into `state.sphere` or `state.box` and casts the query's sphere against it into `state.cast`. */
+function castBody(physics: Physics, s: QueryState, eid: number, f: number): boolean {
+  const p = physics.components.Position;
+  const ray = s.ray;
+  ray.center.x = QI[QI_O];
+  ray.center.y = QI[QI_O + 1];
+  ray.center.z = QI[QI_O + 2];
+  ray.radius = QI[QI_RADIUS];
+  const L = QI[QI_DIST];
+  s.motion.x = QI[QI_D] * L;
+  s.motion.y = QI[QI_D + 1] * L;
+  s.motion.z = QI[QI_D + 2] * L;
+  if ((f & SPHERE) !== 0) {
+    const b = s.sphere;
+    b.center.x = p.x[eid];
+    b.center.y = p.y[eid];
+    b.center.z = p.z[eid];
+    b.radius = physics.components.Sphere.radius[eid];
+    return castSphereSphere(ray, s.motion, b, s.cast);
+  }
+  loadBox(physics, s, eid);
+  return castSphereBox(ray, s.motion, s.box, s.cast);
+}
+
+/** Loads box body `eid` (unit rotation) into `s.box`. */
+export function loadBox(physics: Physics, s: QueryState, eid: number): void {
+  const p = physics.components.Position;
+  const B = physics.components.Box;
+  const b = s.box;
+  b.center.x = p.x[eid];
+  b.center.y = p.y[eid];
+  b.center.z = p.z[eid];
+  b.halfExtents.x = B.hx[eid];
+  b.halfExtents.y = B.hy[eid];
+  b.halfExtents.z = B.hz[eid];
+  boxRotation(physics, eid);
+  const q = b.rotation;
+  q.x = rotation[0];
+  q.y = rotation[1];
+  q.z = rotation[2];
+  q.w = rotation[3];
+}
+
+/** Appends the hit in `s.cast` on body `eid` to `s.hits` (its distance from the toi: no double passed). */
+function pushHit(s: QueryState, eid: number): void {
+  const h = s.hits;
+  if (h.count === h.entity.length) {
+    const n = h.entity.length * 2;
+    const entity = new Uint32Array(n);
+    entity.set(h.entity);
+    const data = new Float64Array(7 * n);
+    data.set(h.data);
+    h.entity = entity;
+    h.data = data;
+    h.order = new Int32Array(n);
+  }
+  const k = h.count++;
+  const c = s.cast;
+  h.entity[k] = eid;
+  const o = 7 * k;
+  h.data[o] = c.toi * QI[QI_DIST];
+  h.data[o + 1] = c.normal.x;
+  h.data[o + 2] = c.normal.y;
+  h.data[o + 3] = c.normal.z;
+  h.data[o + 4] = c.point.x;
+  h.data[o + 5] = c.point.y;
+  h.data[o + 6] = c.point.z;
+}
+
+/** Tests the body in item slot `i` of `g` (once per query), recording a hit. */
+function testItem(g: Grid, i: number): void {
+  const eid = g.ids[i];
+  const s = state;
+  if (s.stamp[eid] === stamp) return;
+  s.stamp[eid] = stamp;
+  // The slab test first: it is arithmetic on the grid's own bounds and rejects most candidates.
+  if (!slabEntry(g, i) || (!all && ENTRY[0] > BEST[0])) return;
+  const physics = physicsNow;
+  const f = flagsNow[eid];
+  if (!passesFilter(physics, eid, f)) return;
+  if (!castBody(physics, s, eid, f)) return;
+  if (all) {
+    pushHit(s, eid);
+    return;
+  }
+  const d = s.cast.toi * QI[QI_DIST];
+  if (d > BEST[0] || (d === BEST[0] && eid > bestEntity)) return;
+  bestEntity = eid;
+  BEST[0] = d;
+  const c = s.cast;
+  BEST[1] = c.normal.x;
+  BEST[2] = c.normal.y;
+  BEST[3] = c.normal.z;
+  BEST[4] = c.point.x;
+  BEST[5] = c.point.y;
+  BEST[6] = c.point.z;
+}
+
+/** Tests every item of `level`. */
+function scanLevel(g: Grid, level: number): void {
+  const slots = g.levelSlots;
+  const end = g.levelStart[level + 1];
+  for (let k = g.levelStart[level]; k < end; k++) testItem(g, slots[k]);
+}
+
+/** Walks `level` of `g` along the segment (or scans it when that is cheaper). */
+function sweepLevel(g: Grid, level: number): void {
+  const w = state.walk;
+  const r = QI[QI_RADIUS] - g.margin;
+  const L = QI[QI_DIST];
+  const scale = Math.max(Math.abs(QI[QI_O]), Math.abs(QI[QI_O + 1]), Math.abs(QI[QI_O + 2])) + L + QI[QI_RADIUS] + g.cellSize;
+  for (let a = 0; a < 3; a++) {
+    w[TR_OX + a] = QI[QI_O + a];
+    w[TR_DX + a] = QI[QI_D + a];
+  }
+  w[TR_TMAX] = L;
+  w[TR_RADIUS] = (r > 0 ? r : 0) + 1e-10 * scale;
+  const items = g.levelStart[level + 1] - g.levelStart[level];
+  if (!traverseBegin(g, level, w) || !(w[TR_CELLS] <= 2 * items + 8)) {
+    scanLevel(g, level);
+    return;
+  }
+  const start = g.cellStart;
+  const slots = g.cellItems;
+  for (;;) {
+    const h = traverseNext(g, w);
+    if (h < 0) return;
+    if (!all && w[TR_ENTRY] > BEST[0]) return;
+    const end = start[h + 1];
+    for (let k = start[h]; k < end; k++) testItem(g, slots[k]);
+  }
+}
+
+function sweepGrid(g: Grid): void {
+  if (g.count === 0) return;
+  let levels = g.levelMask;
+  while (levels !== 0) {
+    const level = 31 - Math.clz32(levels & -levels);
+    levels &= levels - 1;
+    if (level === HUGE_LEVEL) scanLevel(g, level);
+    else sweepLevel(g, level);
+  }
+}
+
+/**
+ * Runs the sweep described by `QI`/`QF` on `physics`: with `every`, every hit goes to the query
+ * state's `hits` (unsorted); otherwise the closest to `BEST`/`bestEntity` (`BEST[0]` Infinity: none).
+ * Returns the query state.
+ */
+export function sweep(physics: Physics, every: boolean): QueryState {
+  const s = queryState(physics);
+  state = s;
+  physicsNow = physics;
+  flagsNow = internalsOf(physics).flags;
+  all = every;
+  stamp = nextStamp(s);
+  s.hits.count = 0;
+  BEST[0] = Infinity;
+  bestEntity = 0;
+  // The grid with more items first: its closest hit then bounds the walk of the other.
+  const statics = internalsOf(physics).staticGrid;
+  if (s.withStatic || statics.count <= s.grid.count) {
+    sweepGrid(s.grid);
+    if (!s.withStatic) sweepGrid(statics);
+  } else {
+    sweepGrid(statics);
+    sweepGrid(s.grid);
+  }
+  return s;
+}

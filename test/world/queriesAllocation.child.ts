@@ -1,0 +1,85 @@
+/**
+ * Child process of queries.allocation.test.ts (node --expose-gc, a 128 MB young generation, via
+ * tsx): heap allocation of the world queries on a steady arena, by the method of allocation.child.ts
+ * (windows without GC, heapUsed + arrayBuffers deltas, best of several windows). Two loads: a batch
+ * of queries between ticks (no rebuild), and a tick followed by a batch (the queries' grid rebuilt).
+ * Prints one JSON line.
+ */
+import { PerformanceObserver } from 'node:perf_hooks';
+import {
+  castRay, castRayAll, castSphere, castSphereAll, createEntityList, createHitList, overlapBox, overlapSphere, type QueryHit,
+} from '../../src/index.js';
+import { buildArena } from '../../src/scenes/buildArena.js';
+
+const gc = (globalThis as { gc?: () => void }).gc;
+if (!gc) throw new Error('run with --expose-gc');
+let gcEvents = 0;
+const observer = new PerformanceObserver((list) => {
+  gcEvents += list.getEntries().length;
+});
+observer.observe({ entryTypes: ['gc'] });
+const settle = () => new Promise((r) => setTimeout(r, 20));
+
+const arena = buildArena({ spheres: 1000, seed: 3, physics: { contactComponent: false } });
+const p = arena.physics;
+const L = arena.spec.size;
+for (let i = 0; i < 300; i++) arena.tick();
+
+const hit: QueryHit = { entity: 0, distance: 0, normal: { x: 0, y: 0, z: 0 }, point: { x: 0, y: 0, z: 0 } };
+const hits = createHitList(4096);
+const ents = createEntityList(4096);
+const origin = { x: 0, y: 0, z: 0 };
+const dir = [1, 0.5, 0.25] as [number, number, number];
+const half = { x: 2, y: 1, z: 3 };
+const rot = { x: 0, y: 0, z: 0.6, w: 0.8 };
+const filter = { mask: 0xffffffff, sensors: true };
+let sink = 0;
+
+function batch(): void {
+  for (let k = 0; k < 8; k++) {
+    origin.x = (k * 0.37 * L) % L;
+    origin.y = (k * 0.61 * L) % L;
+    origin.z = (k * 0.13 * L) % L;
+    if (castRay(p, origin, dir, L, hit)) sink += hit.entity;
+    if (castSphere(p, origin, 0.5, dir, L, hit, filter)) sink += hit.entity;
+    sink += castRayAll(p, origin, dir, L, hits);
+    sink += castSphereAll(p, origin, 0.5, dir, 5, hits, filter);
+    sink += overlapSphere(p, origin, 2, ents);
+    sink += overlapBox(p, origin, half, rot, ents, filter);
+  }
+}
+
+const loads = {
+  nothing: () => undefined,
+  queries: batch,
+  tickAndQueries: () => {
+    arena.tick();
+    batch();
+  },
+  tick: () => arena.tick(),
+};
+
+async function window(fn: () => void, n: number): Promise<{ bytes: number; gcs: number }> {
+  gc!();
+  gc!();
+  await settle();
+  gcEvents = 0;
+  const m0 = process.memoryUsage();
+  for (let i = 0; i < n; i++) fn();
+  const m1 = process.memoryUsage();
+  await settle();
+  return { bytes: m1.heapUsed - m0.heapUsed + (m1.arrayBuffers - m0.arrayBuffers), gcs: gcEvents };
+}
+
+const CALLS = 200;
+const result: Record<string, unknown> = { calls: CALLS, queriesPerBatch: 48 };
+for (const name of ['queries', 'tick', 'tickAndQueries'] as const) {
+  for (let i = 0; i < 400; i++) loads[name]();
+  const runs = [];
+  for (let w = 0; w < 4; w++) runs.push(await window(loads[name], CALLS));
+  const best = runs.reduce((a, b) => (b.bytes < a.bytes ? b : a));
+  result[name] = { bytesPerCall: best.bytes / CALLS, gcsInBestWindow: best.gcs, windows: runs.map((r) => r.bytes) };
+}
+result.sink = sink > 0;
+observer.disconnect();
+process.stdout.write(`${JSON.stringify(result)}\n`);
