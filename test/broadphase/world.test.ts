@@ -37,9 +37,9 @@ describe('static boxes written directly are checked at every step (validate on)'
     ['infinite position', 'Position.z', (p, e) => { p.components.Position.z[e] = -Infinity; }],
     ['negative half extent', 'Box.hx', (p, e) => { p.components.Box.hx[e] = -1; }],
     ['NaN half extent', 'Box.hz', (p, e) => { p.components.Box.hz[e] = NaN; }],
-    ['infinite quaternion', 'Box.qx/qy/qz/qw', (p, e) => { p.components.Box.qw[e] = Infinity; }],
+    ['infinite quaternion', 'Box.qw', (p, e) => { p.components.Box.qw[e] = Infinity; }],
     // The bounds do not change (a zero quaternion reads as the identity), the field check still fires.
-    ['zero quaternion', 'Box.qx/qy/qz/qw', (p, e) => { p.components.Box.qw[e] = 0; }],
+    ['zero quaternion', 'Box.rotation', (p, e) => { p.components.Box.qw[e] = 0; }],
   ];
   for (const [what, field, spoil] of cases) {
     it(`regression: ${what} without markStaticDirty → PhysicsInputError naming ${field}`, () => {
