@@ -10,9 +10,10 @@
  *   are bodies: each slice queries and is bucketed on its own, and two slices pair only when their
  *   times meet, so a fast mover costs what its path crosses.
  * - Boxes without Velocity are static: bucketed in their own grid, grown by a margin that makes
- *   nearly every sphere query a single cell lookup. Each step compares every static box's bounds
- *   with the bucketed ones (and, with `validate`, checks its fields), so direct writes are noticed
- *   without `markStaticDirty` (which still forces a re-bucketing).
+ *   nearly every sphere query a single cell lookup. Each step compares every static box's inputs
+ *   (Position, Box) with those it was bucketed from; a written box re-buckets (and, with `validate`,
+ *   validates) them all, so direct writes are noticed without `markStaticDirty` (which still forces
+ *   a re-bucketing).
  * - Cell size and margin follow the scene (`src/broadphase/policy.ts`), unless `cellSize` is given.
  * - Work counters (`internal.work`, slots `WORK_*` of internal.ts) count what the tick did.
  * @module
