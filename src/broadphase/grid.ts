@@ -140,6 +140,13 @@ export function inflation(grid: Grid): number {
   return grid.margin * (1 + 1e-9);
 }
 
+/**
+ * Items are also grown by this much relative to their coordinates (4 ulps): a margin query's
+ * shrunk bounds and midpoint round at the scale of the coordinates, not of the margin (1e10 from
+ * the origin rounds by ~2e-6, beyond a 1e-9 share of a margin of 1).
+ */
+const COORD_SLACK = 2 ** -50;
+
 /** Scratch: item cell range on a level (x0, y0, z0, x1, y1, z1), written by `itemCells`. */
 const itemRange = new Float64Array(6);
 
@@ -154,8 +161,10 @@ function itemCells(grid: Grid, i: number, level: number): number {
   const m = inflation(grid);
   let cells = 1;
   for (let a = 0; a < 3; a++) {
-    const c0 = Math.floor((b[6 * i + a] - m) * inv);
-    const c1 = Math.floor((b[6 * i + 3 + a] + m) * inv);
+    const lo = b[6 * i + a];
+    const hi = b[6 * i + 3 + a];
+    const c0 = Math.floor((lo - m - COORD_SLACK * Math.abs(lo)) * inv);
+    const c1 = Math.floor((hi + m + COORD_SLACK * Math.abs(hi)) * inv);
     if (!(c0 > -CELL_LIMIT && c1 < CELL_LIMIT)) return Infinity;
     itemRange[a] = c0;
     itemRange[a + 3] = c1;
@@ -250,18 +259,36 @@ export function gridInsertSlice(grid: Grid, id: number, src: ArrayLike<number>, 
   grid.entries += cells;
 }
 
-/** Lists the item slots level by level (a counting sort by level), for the queries that scan a level. */
+/**
+ * Lists the item slots level by level (a counting sort by level), for the queries that scan a level.
+ * Each loop of a build is a function of its own that returns right after it: a loop optimised on
+ * stack replacement during a first large build would otherwise deoptimise at the code after it, at
+ * every later build (V8 keeps such code; measured: every tick's build deoptimised).
+ */
 function sortByLevel(grid: Grid): void {
   const n = grid.count;
   if (grid.levelSlots.length < n) grid.levelSlots = new Int32Array(grid.ids.length);
   const start = grid.levelStart;
   start.fill(0);
-  for (let i = 0; i < n; i++) start[grid.level[i] + 1]++;
+  countLevels(grid, n);
   for (let k = 0; k <= HUGE_LEVEL; k++) start[k + 1] += start[k];
-  for (let i = n - 1; i >= 0; i--) grid.levelSlots[--start[grid.level[i] + 1]] = i;
+  fillLevels(grid, n);
   // The fill moved start[k + 1] from level k's end back to its start: shift it to start[k].
   for (let k = 0; k <= HUGE_LEVEL; k++) start[k] = start[k + 1];
   start[HUGE_LEVEL + 1] = n;
+}
+
+function countLevels(grid: Grid, n: number): void {
+  const start = grid.levelStart;
+  const level = grid.level;
+  for (let i = 0; i < n; i++) start[level[i] + 1]++;
+}
+
+function fillLevels(grid: Grid, n: number): void {
+  const start = grid.levelStart;
+  const level = grid.level;
+  const slots = grid.levelSlots;
+  for (let i = n - 1; i >= 0; i--) slots[--start[level[i] + 1]] = i;
 }
 
 /**
@@ -309,17 +336,31 @@ export function gridBuild(grid: Grid): void {
   grid.tableMask = size - 1;
   const start = grid.cellStart;
   start.fill(0, 0, size + 1);
-  const n = grid.count;
   lastItem.fill(-1, 0, size);
-  for (let i = 0; i < n; i++) bucketItem(grid, i, false);
+  countItems(grid, grid.count);
   // Prefix sums give each bucket's end; the fill pass decrements to its start.
+  start[size] = prefixSums(start, size);
+  lastItem.fill(-1, 0, size);
+  fillItems(grid, grid.count);
+  sortByLevel(grid);
+}
+
+/** Counts every item into its buckets (the loops of a build stand alone, see `sortByLevel`). */
+function countItems(grid: Grid, n: number): void {
+  for (let i = 0; i < n; i++) bucketItem(grid, i, false);
+}
+
+/** Writes every item into its buckets, from the back. */
+function fillItems(grid: Grid, n: number): void {
+  for (let i = n - 1; i >= 0; i--) bucketItem(grid, i, true);
+}
+
+/** Turns bucket counts into running sums (each bucket's end); returns the total. */
+function prefixSums(start: Int32Array, size: number): number {
   let sum = 0;
   for (let h = 0; h < size; h++) {
     sum += start[h];
     start[h] = sum;
   }
-  start[size] = sum;
-  lastItem.fill(-1, 0, size);
-  for (let i = n - 1; i >= 0; i--) bucketItem(grid, i, true);
-  sortByLevel(grid);
+  return sum;
 }

@@ -4,10 +4,11 @@
  * of zero size.
  *
  * Input: a log-scale histogram of the bodies' extents (length units: a sphere's largest swept
- * bounds side, 2·(radius + padding) + its largest motion component over the tick). Buckets are
- * quarter octaves from 2^-64 to 2^64 (the float64 exponent and the two leading mantissa bits), each
- * keeping its count and its largest extent; non-finite or negative extents (bad bodies with validation off) are left
- * out, so they cannot steer the grid that valid bodies use.
+ * side without padding, 2·radius + its largest motion component over the tick; for a point at rest,
+ * its bounds' padding). Buckets are quarter octaves from 2^-64 to 2^64 (the float64 exponent and the
+ * two leading mantissa bits), each keeping its count and its largest extent; non-finite or negative
+ * extents (bad bodies with validation off) are left out, so they cannot steer the grid that valid
+ * bodies use.
  *
  * Policy (deterministic: a function of the histogram and the current cell side only; the world
  * applies it, see `updatePolicy` in src/world/broadphase.ts):
@@ -28,7 +29,7 @@ const BUCKETS = 512;
 /** The biased float64 exponent of the lowest bucket (2^-64). */
 const LOW_EXPONENT = 1023 - 64;
 /** Cell side per median extent (measured on the arena, see docs/benchmarks.md). */
-export const CELL_PER_EXTENT = 2;
+export const CELL_PER_EXTENT = 3;
 /** The cell is chosen again when the ideal drifts beyond this factor of the current one. */
 export const DRIFT = 2;
 /** Share of the bodies whose extents the static margin covers. */
@@ -39,24 +40,18 @@ export const MARGIN_SLACK = 1.25;
 export interface SizeStats {
   count: Uint32Array;
   max: Float64Array;
+  /** Extents counted (written by `sizeStatsBuckets`). */
   total: number;
-  /** Lowest and highest bucket used since the last clear. */
-  lo: number;
-  hi: number;
 }
 
 export function sizeStatsCreate(): SizeStats {
-  return { count: new Uint32Array(BUCKETS), max: new Float64Array(BUCKETS), total: 0, lo: BUCKETS, hi: -1 };
+  return { count: new Uint32Array(BUCKETS), max: new Float64Array(BUCKETS), total: 0 };
 }
 
 export function sizeStatsClear(s: SizeStats): void {
-  if (s.hi >= s.lo) {
-    s.count.fill(0, s.lo, s.hi + 1);
-    s.max.fill(0, s.lo, s.hi + 1);
-  }
+  s.count.fill(0);
+  s.max.fill(0);
   s.total = 0;
-  s.lo = BUCKETS;
-  s.hi = -1;
 }
 
 /** The extent to add goes through `sizeIn[0]` (a double passed as an argument would be boxed). */
@@ -69,16 +64,13 @@ function bucketOfBits(): number {
   return b < 0 ? 0 : b >= BUCKETS ? BUCKETS - 1 : b;
 }
 
-/** Adds the extent in `sizeIn[0]` (ignored unless finite and >= 0). */
+/** Adds the extent in `sizeIn[0]` (ignored unless finite and >= 0). Per body per tick: keep it lean. */
 export function sizeStatsAdd(s: SizeStats): void {
   const e = sizeIn[0];
   if (!(e >= 0 && e < Infinity)) return;
   const b = bucketOfBits();
   s.count[b]++;
   if (e > s.max[b]) s.max[b] = e;
-  s.total++;
-  if (b < s.lo) s.lo = b;
-  if (b > s.hi) s.hi = b;
 }
 
 /** Slots of the bucket pair written by {@link sizeStatsBuckets}. */
@@ -96,9 +88,11 @@ export const DRIFT_BUCKETS = 4;
 export function sizeStatsBuckets(s: SizeStats, out: Int32Array): void {
   out[B_MEDIAN] = -1;
   out[B_COVER] = -1;
-  const total = s.total;
+  let total = 0;
+  for (let b = 0; b < BUCKETS; b++) total += s.count[b];
+  s.total = total;
   let sum = 0;
-  for (let b = s.lo; b <= s.hi; b++) {
+  for (let b = 0; b < BUCKETS; b++) {
     const c = s.count[b];
     if (c === 0) continue;
     sum += c;
@@ -124,6 +118,6 @@ export function cellFor(s: SizeStats, median: number): number {
  */
 export function marginFor(s: SizeStats, cover: number, cell: number): number {
   let widest = 0;
-  for (let b = s.lo; b <= cover; b++) if (s.max[b] > widest) widest = s.max[b];
+  for (let b = 0; b <= cover; b++) if (s.max[b] > widest) widest = s.max[b];
   return Math.min(MARGIN_SLACK * 0.5 * widest, cell);
 }

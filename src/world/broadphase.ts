@@ -10,9 +10,10 @@
  *   are bodies: each slice queries and is bucketed on its own, and two slices pair only when their
  *   times meet, so a fast mover costs what its path crosses.
  * - Boxes without Velocity are static: bucketed in their own grid, grown by a margin that makes
- *   nearly every sphere query a single cell lookup. Each step compares every static box's bounds
- *   with the bucketed ones (and, with `validate`, checks its fields), so direct writes are noticed
- *   without `markStaticDirty` (which still forces a re-bucketing).
+ *   nearly every sphere query a single cell lookup. Each step compares every static box's inputs
+ *   (Position, Box) with those it was bucketed from; a written box re-buckets (and, with `validate`,
+ *   validates) them all, so direct writes are noticed without `markStaticDirty` (which still forces
+ *   a re-bucketing).
  * - Cell size and margin follow the scene (`src/broadphase/policy.ts`), unless `cellSize` is given.
  * - Work counters (`internal.work`, slots `WORK_*` of internal.ts) count what the tick did.
  * @module
@@ -29,7 +30,7 @@ import { bounds, BOUNDS_PAD, boxBounds, validateBody } from './bodies.js';
 import { PhysicsInputError } from './errors.js';
 import { pairListPush } from './lists.js';
 import { BodyFlags, type Physics } from './types.js';
-import { internalsOf, WORK_CANDIDATES, WORK_CELLS_VISITED, WORK_ITEMS_VISITED, WORK_QUERIES, WORK_REBUILDS, WORK_SLICES } from './internal.js';
+import { internalsOf, type PhysicsInternal, STATIC_INPUTS, WORK_CANDIDATES, WORK_CELLS_VISITED, WORK_ITEMS_VISITED, WORK_QUERIES, WORK_REBUILDS, WORK_SLICES } from './internal.js';
 
 const { SPHERE, BOX, MOVING } = BodyFlags;
 
@@ -40,45 +41,62 @@ const q = new Float64Array(6);
 const SLICE_BUDGET = 1 << 20;
 
 /**
- * Whether `bounds` equals `stored[o .. o + 6]` (NaN equals NaN: an unchanged bad box is unchanged).
- * Reads the arrays: numbers passed to a function that is not inlined would be boxed.
+ * Whether static slot `i`'s inputs differ from `staticScratch` (NaN equals NaN: an unchanged bad box
+ * is unchanged). The slow path of `checkStatic`, for a box whose inputs are not all equal.
  */
-function sameBounds(stored: Float64Array, o: number): boolean {
-  for (let k = 0; k < 6; k++) {
-    const a = bounds[k];
-    const b = stored[o + k];
-    if (a !== b && (a === a || b === b)) return false;
+function staticChanged(inputs: Float64Array, i: number): boolean {
+  const o = STATIC_INPUTS * i;
+  for (let k = 0; k < STATIC_INPUTS; k++) {
+    const u = staticScratch[k], v = inputs[o + k];
+    if (u !== v && (u === u || v === v)) return true;
   }
-  return true;
+  return false;
+}
+
+/** Scratch of `checkStatic`: one box's current inputs. */
+const staticScratch = new Float64Array(STATIC_INPUTS);
+
+/** Records static slot `i`'s inputs (see `PhysicsInternal.staticInputs`). */
+function recordStatic(physics: Physics, inputs: Float64Array, i: number, eid: number): void {
+  const { Position: p, Box: box } = physics.components;
+  const o = STATIC_INPUTS * i;
+  inputs[o] = p.x[eid];
+  inputs[o + 1] = p.y[eid];
+  inputs[o + 2] = p.z[eid];
+  inputs[o + 3] = box.hx[eid];
+  inputs[o + 4] = box.hy[eid];
+  inputs[o + 5] = box.hz[eid];
+  inputs[o + 6] = box.qx[eid];
+  inputs[o + 7] = box.qy[eid];
+  inputs[o + 8] = box.qz[eid];
+  inputs[o + 9] = box.qw[eid];
 }
 
 /**
- * Checks the static boxes against their bucketed bounds: with `validate`, each box's fields (the
- * full check, which names the field, for a box that fails the fast one); a box whose bounds moved
- * marks the static grid for re-bucketing. Skipped when a re-bucketing is due anyway (it validates).
+ * Compares every static box's inputs with those it was bucketed from: a box written since (directly,
+ * without `markStaticDirty`) marks the static grid for re-bucketing, which validates every static
+ * box with `validate` (so a box that passes unchanged was validated when it was bucketed). Skipped
+ * when a re-bucketing is due anyway.
  */
 function checkStatic(physics: Physics): void {
   const internal = internalsOf(physics);
   if (internal.staticDirty) return;
-  const { flags, staticGrid: g } = internal;
+  const { staticGrid: g, staticInputs: a } = internal;
   const { Position: p, Box: box } = physics.components;
-  const validate = physics.validate;
-  const stored = g.bounds;
+  const px = p.x, py = p.y, pz = p.z, bhx = box.hx, bhy = box.hy, bhz = box.hz, bqx = box.qx, bqy = box.qy, bqz = box.qz, bqw = box.qw;
+  const ids = g.ids;
   for (let i = 0; i < g.count; i++) {
-    const eid = g.ids[i];
-    const f = flags[eid];
-    if (validate) {
-      const qx = box.qx[eid], qy = box.qy[eid], qz = box.qz[eid], qw = box.qw[eid];
-      const n2 = qx * qx + qy * qy + qz * qz + qw * qw;
-      const hx = box.hx[eid], hy = box.hy[eid], hz = box.hz[eid];
-      const finite = p.x[eid] * 0 + p.y[eid] * 0 + p.z[eid] * 0 + hx * 0 + hy * 0 + hz * 0 === 0;
-      if (!(finite && hx >= 0 && hy >= 0 && hz >= 0 && n2 > 1e-12 && n2 !== Infinity)) validateBody(physics, eid, f);
-    }
-    boxBounds(physics, eid, f, false);
-    if (!sameBounds(stored, 6 * i)) {
-      internal.staticDirty = true;
-      if (!validate) return;
-    }
+    const eid = ids[i];
+    const o = STATIC_INPUTS * i;
+    const x = px[eid], y = py[eid], z = pz[eid], hx = bhx[eid], hy = bhy[eid], hz = bhz[eid];
+    const qx = bqx[eid], qy = bqy[eid], qz = bqz[eid], qw = bqw[eid];
+    if (x === a[o] && y === a[o + 1] && z === a[o + 2] && hx === a[o + 3] && hy === a[o + 4] && hz === a[o + 5] &&
+      qx === a[o + 6] && qy === a[o + 7] && qz === a[o + 8] && qw === a[o + 9]) continue;
+    const c = staticScratch;
+    c[0] = x; c[1] = y; c[2] = z; c[3] = hx; c[4] = hy; c[5] = hz; c[6] = qx; c[7] = qy; c[8] = qz; c[9] = qw;
+    if (!staticChanged(a, i)) continue;
+    internal.staticDirty = true;
+    return;
   }
 }
 
@@ -98,12 +116,14 @@ function motionError(physics: Physics, eid: number): never {
  * One pass over the bodies: with `physics.validate`, checks every sphere and moving box — a fast
  * test of positions, motions (velocity × dt) and radii, and the full check (which names the field)
  * for a body that fails it and for moving boxes. Adds each sphere's extent to the size statistics.
- * Returns whether some sphere may collide with another sphere (the OR of sphere groups meets the
- * OR of sphere masks).
+ * Returns, packed in one small integer (see `SCAN_*`): the body count, whether some sphere may collide
+ * with another sphere (the OR of sphere groups meets the OR of sphere masks), whether a moving box
+ * is present. Nothing but the return follows the loop: the loop is usually optimised on stack
+ * replacement during its first run, and code after it without type feedback would then deoptimise
+ * at every tick (measured: `work` stores there did).
  */
-function scanBodies(physics: Physics): boolean {
-  const internal = internalsOf(physics);
-  const { flags, maxEid, sizes } = internal;
+function scanBodies(physics: Physics): number {
+  const { flags, maxEid, sizes } = internalsOf(physics);
   const { Position: p, Velocity: v, Sphere: s, CollisionFilter: filter } = physics.components;
   const px = p.x, py = p.y, pz = p.z, vx = v.x, vy = v.y, vz = v.z, radius = s.radius;
   const group = filter.group, mask = filter.mask;
@@ -114,7 +134,6 @@ function scanBodies(physics: Physics): boolean {
   let masks = 0;
   let bodies = 0;
   let movingBoxes = 0;
-  sizeStatsClear(sizes);
   for (let eid = 1; eid <= maxEid; eid++) {
     const f = flags[eid];
     if ((f & (SPHERE | BOX)) !== 0) bodies++;
@@ -129,8 +148,10 @@ function scanBodies(physics: Physics): boolean {
         motionError(physics, eid);
       }
       const ax = Math.abs(mx), ay = Math.abs(my), az = Math.abs(mz);
-      const pad = BOUNDS_PAD * (1 + Math.abs(x) + Math.abs(y) + Math.abs(z) + 3 * r + ax + ay + az);
-      sizeIn[0] = 2 * (r + pad) + swept * (ax > ay ? (ax > az ? ax : az) : ay > az ? ay : az);
+      let e = 2 * r + swept * (ax > ay ? (ax > az ? ax : az) : ay > az ? ay : az);
+      // A point at rest: its extent is the padding of its bounds (the cell then sorts points apart).
+      if (e === 0) e = 2 * BOUNDS_PAD * (1 + Math.abs(x) + Math.abs(y) + Math.abs(z));
+      sizeIn[0] = e;
       sizeStatsAdd(sizes);
     } else if ((f & (BOX | MOVING)) === (BOX | MOVING)) {
       movingBoxes++;
@@ -140,10 +161,13 @@ function scanBodies(physics: Physics): boolean {
       if (!(t - t === 0)) motionError(physics, eid);
     }
   }
-  internal.sliceCap = 31 - Math.clz32(bodies);
-  internal.movingBoxes = movingBoxes;
-  return (groups & masks) !== 0;
+  return bodies * SCAN_BODIES + ((groups & masks) !== 0 ? SCAN_SPHERE_SPHERE : 0) + (movingBoxes > 0 ? SCAN_MOVING_BOXES : 0);
 }
+
+/** Packing of `scanBodies`'s result: flag bits, then the body count times `SCAN_BODIES`. */
+const SCAN_SPHERE_SPHERE = 1;
+const SCAN_MOVING_BOXES = 2;
+const SCAN_BODIES = 4;
 
 /**
  * Applies the cell size and margin policy (src/broadphase/policy.ts). A steady tick compares bucket
@@ -178,6 +202,13 @@ function updatePolicy(physics: Physics): void {
   internal.staticDirty = true;
 }
 
+/** Doubles `staticInputs` (outside the steady tick: only when more static boxes are bucketed). */
+function growStaticInputs(internal: PhysicsInternal): void {
+  const next = new Float64Array(Math.max(16 * STATIC_INPUTS, 2 * internal.staticInputs.length));
+  next.set(internal.staticInputs);
+  internal.staticInputs = next;
+}
+
 /** Re-buckets the static boxes (validating each with `validate`). */
 function rebuildStatic(physics: Physics): void {
   const internal = internalsOf(physics);
@@ -188,6 +219,8 @@ function rebuildStatic(physics: Physics): void {
     if ((f & BOX) === 0 || (f & (MOVING | SPHERE)) !== 0) continue;
     if (physics.validate) validateBody(physics, eid, f);
     boxBounds(physics, eid, f, false);
+    if (STATIC_INPUTS * (staticGrid.count + 1) > internal.staticInputs.length) growStaticInputs(internal);
+    recordStatic(physics, internal.staticInputs, staticGrid.count, eid);
     gridInsert(staticGrid, eid, bounds, 0);
   }
   gridBuild(staticGrid);
@@ -234,7 +267,10 @@ function loadBody(physics: Physics, eid: number, f: number): void {
   b[S_SIDE] = side;
 }
 
-/** Buckets moving boxes, and spheres when some sphere may collide with another sphere (sliced). */
+/**
+ * Adds moving boxes to the dynamic grid, and spheres when some sphere may collide with another
+ * sphere (sliced); the caller builds it (nothing follows the loop, see `scanBodies`).
+ */
 function rebuildDynamic(physics: Physics, sphereSphere: boolean): void {
   const internal = internalsOf(physics);
   const { flags, maxEid, dynamicGrid, work } = internal;
@@ -253,7 +289,6 @@ function rebuildDynamic(physics: Physics, sphereSphere: boolean): void {
     }
     work[WORK_SLICES] += n;
   }
-  gridBuild(dynamicGrid);
 }
 
 /** Throws when this tick's candidate pairs would exceed the contact budget, at sphere `a`. */
@@ -308,8 +343,9 @@ function querySliced(physics: Physics, eid: number, f: number, hasDynamic: boole
 /**
  * Every sphere's queries. The common case (a motion no longer than a cell: one slice) is inline:
  * the swept bounds as `bodies.ts` writes them, one lookup per grid; longer motions go slice by slice.
+ * Returns the number of queries.
  */
-function querySpheres(physics: Physics): void {
+function querySpheres(physics: Physics): number {
   const internal = internalsOf(physics);
   const { flags, maxEid, staticGrid, dynamicGrid, query, work } = internal;
   const { Position: p, Velocity: v, Sphere: s } = physics.components;
@@ -344,7 +380,7 @@ function querySpheres(physics: Physics): void {
     queries++;
     if (query.count > 0) emitPairs(physics, eid);
   }
-  work[WORK_QUERIES] = queries;
+  return queries; // nothing else after the loop (see `scanBodies`)
 }
 
 /**
@@ -361,11 +397,15 @@ export function updateBroadphase(physics: Physics): void {
   work[WORK_SLICES] = 0;
   internal.pairs.count = 0;
   checkStatic(physics);
-  const sphereSphere = scanBodies(physics);
+  sizeStatsClear(internal.sizes);
+  const scan = scanBodies(physics);
+  internal.sliceCap = 31 - Math.clz32(Math.floor(scan / SCAN_BODIES));
+  internal.movingBoxes = scan & SCAN_MOVING_BOXES;
   updatePolicy(physics);
   if (internal.staticDirty) rebuildStatic(physics);
-  rebuildDynamic(physics, sphereSphere);
-  querySpheres(physics);
+  rebuildDynamic(physics, (scan & SCAN_SPHERE_SPHERE) !== 0);
+  gridBuild(dynamicGrid);
+  work[WORK_QUERIES] = querySpheres(physics);
   work[WORK_CANDIDATES] = internal.pairs.count;
   work[WORK_CELLS_VISITED] = staticGrid.work[WORK_CELLS] + dynamicGrid.work[WORK_CELLS];
   work[WORK_ITEMS_VISITED] = staticGrid.work[WORK_ITEMS] + dynamicGrid.work[WORK_ITEMS];

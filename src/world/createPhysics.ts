@@ -175,6 +175,7 @@ export function createPhysics(world: World, options: PhysicsOptions = {}): Physi
       sliceCap: 0,
       movingBoxes: 0,
       staticGrid: gridCreate(options.cellSize ?? 1),
+      staticInputs: new Float64Array(0),
       staticDirty: true,
       dynamicGrid: gridCreate(options.cellSize ?? 1),
       query: queryOutCreate(),

@@ -37,13 +37,18 @@ export interface PhysicsInternal {
   /** Size bucket the cell side was chosen for (−1: none), and the margin's cover bucket. */
   cellBucket: number;
   marginBucket: number;
-  /** Moving boxes seen by this tick's scan. */
+  /** Nonzero when this tick's scan saw a moving box. */
   movingBoxes: number;
   /** Deepest time split of a moving body this tick (log2 of the body count, see slices.ts). */
   sliceCap: number;
   /** Most candidate pairs one tick may list (`PhysicsOptions.contactBudget`). */
   contactBudget: number;
   staticGrid: Grid;
+  /**
+   * The inputs each static box was bucketed from, by static grid slot (`STATIC_INPUTS` per box:
+   * Position x, y, z, Box hx, hy, hz, qx, qy, qz, qw), compared at every step to notice direct writes.
+   */
+  staticInputs: Float64Array;
   staticDirty: boolean;
   dynamicGrid: Grid;
   query: QueryOut;
@@ -70,6 +75,9 @@ export interface PhysicsInternal {
    */
   queryDirty?: boolean;
 }
+
+/** Numbers per box in `staticInputs`. */
+export const STATIC_INPUTS = 10;
 
 /** Slot of `work`: candidate pairs listed. */
 export const WORK_CANDIDATES = 0;

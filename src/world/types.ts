@@ -14,7 +14,7 @@ export interface PhysicsOptions {
   capacity?: number;
   /**
    * Broadphase cell side in length units (> 0), fixed. Default: chosen from the spheres present
-   * (twice their median swept size) and chosen again whenever that drifts by more than 2×.
+   * (three times their median swept size) and chosen again whenever that drifts by more than 2×.
    */
   cellSize?: number;
   /**

@@ -1,0 +1,83 @@
+/**
+ * Side-by-side regression check against another checkout of this project, in ONE process: both
+ * builds of the arena (this tree's and the baseline's) are ticked in alternating batches of ~60 ms,
+ * their order swapped every round, and each batch is measured in process CPU time (user + system),
+ * which a loaded machine inflates far less than wall time. Prints the medians and the median of the
+ * per-round ratios (this / baseline).
+ *
+ *   git archive <commit> | tar -x -C /tmp/base && ln -s "$PWD/node_modules" /tmp/base/node_modules
+ *   npx tsx bench/compare.ts --base /tmp/base [--sizes 10000,100000] [--mode broadphase|tick]
+ *     [--continuous] [--seconds 12]
+ *
+ * `broadphase` runs `runBroadphase` again on the same pose; `tick` runs the arena's whole tick
+ * (broadphase, narrowphase, integration, walls).
+ */
+import { resolve } from 'node:path';
+
+interface Arena { physics: unknown; tick(): void }
+interface Side { step: () => void }
+
+const args = process.argv.slice(2);
+const value = (name: string): string | undefined => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const base = value('--base');
+if (!base || args.includes('--help')) {
+  console.log('npx tsx bench/compare.ts --base <checkout> [--sizes 10000] [--mode broadphase|tick] [--continuous] [--seconds 12]');
+  process.exit(base ? 0 : 1);
+}
+const sizes = (value('--sizes') ?? '10000').split(',').map(Number);
+const mode = value('--mode') ?? 'broadphase';
+const seconds = Number(value('--seconds') ?? 12);
+const continuous = args.includes('--continuous');
+const here = resolve(new URL('..', import.meta.url).pathname);
+
+async function load(root: string, spheres: number): Promise<Side> {
+  const { buildArena } = (await import(`${root}/src/scenes/buildArena.ts`)) as { buildArena(o: object): Arena };
+  const { runBroadphase } = (await import(`${root}/src/world/step.ts`)) as { runBroadphase(p: unknown): void };
+  const arena = buildArena({ spheres, seed: 1, physics: { continuous } });
+  for (let i = 0; i < 20; i++) arena.tick();
+  return { step: mode === 'tick' ? () => arena.tick() : () => runBroadphase(arena.physics) };
+}
+
+/** CPU ms per call over a batch of ~60 ms. */
+function batch(step: () => void): number {
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  let k = 0;
+  while (performance.now() - t0 < 60) {
+    step();
+    k++;
+  }
+  const c = process.cpuUsage(c0);
+  return (c.user + c.system) / 1000 / k;
+}
+
+const median = (v: number[]): number => [...v].sort((a, b) => a - b)[v.length >> 1];
+
+for (const size of sizes) {
+  const b = await load(resolve(base), size);
+  const o = await load(here, size);
+  for (let i = 0; i < 10; i++) {
+    batch(b.step);
+    batch(o.step);
+  }
+  const mb: number[] = [], mo: number[] = [], ratio: number[] = [];
+  const end = performance.now() + seconds * 1000;
+  for (let round = 0; performance.now() < end; round++) {
+    let x: number, y: number;
+    if (round % 2 === 0) {
+      x = batch(b.step);
+      y = batch(o.step);
+    } else {
+      y = batch(o.step);
+      x = batch(b.step);
+    }
+    mb.push(x);
+    mo.push(y);
+    ratio.push(y / x);
+  }
+  console.log(`${mode}, ${size} spheres${continuous ? ', continuous' : ''}: baseline ${median(mb).toFixed(3)} ms, this tree ${median(mo).toFixed(3)} ms (CPU), ` +
+    `this / baseline ${median(ratio).toFixed(3)} (median of ${ratio.length} rounds)`);
+}
