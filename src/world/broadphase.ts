@@ -1,8 +1,9 @@
 /**
  * The broadphase of one tick: validate bodies, notice static boxes that changed, choose the cell
  * size, (re)bucket the static boxes when needed, bucket the moving bodies, and list candidate pairs
- * sorted by (a, b), with `a` always the sphere (the lower id of two spheres). Pure over the physics
- * instance's typed arrays; no bitecs calls. World frame, length units, seconds.
+ * sorted by (a, b), with `a` the sphere of a sphere pair (the lower id of two spheres) and the lower
+ * id of a box–box pair (listed when at least one of the two boxes moves, see `boxPairs.ts`). Pure
+ * over the physics instance's typed arrays; no bitecs calls. World frame, length units, seconds.
  *
  * - Bounds: with continuous contacts on, a moving body's bounds cover its motion over the tick
  *   (velocity × dt); otherwise its current pose. A body whose motion is longer than a cell (and than
@@ -26,6 +27,7 @@ import { gridQuerySlice } from '../broadphase/query.js';
 import { sliceBody, sliceBounds, sliceDepth, S_CX, S_HX, S_MX, S_SIDE } from '../broadphase/slices.js';
 import { sortUniqueIds } from '../broadphase/sortIds.js';
 import { bounds, BOUNDS_PAD, boxBounds, validateBody } from './bodies.js';
+import { emitBoxPairs, mergeBoxPairs } from './boxPairs.js';
 import { PhysicsInputError } from './errors.js';
 import { pairListPush } from './lists.js';
 import { BodyFlags, type Physics } from './types.js';
@@ -287,7 +289,7 @@ function emitPairs(physics: Physics, a: number): void {
   }
 }
 
-/** Queries one sphere's candidates, slice by slice of its motion, and emits its pairs. */
+/** Queries one sphere's or moving box's candidates, slice by slice of its motion, and emits its pairs. */
 function querySliced(physics: Physics, eid: number, f: number, hasDynamic: boolean): void {
   const internal = internalsOf(physics);
   const { staticGrid, dynamicGrid, query, work } = internal;
@@ -302,7 +304,9 @@ function querySliced(physics: Physics, eid: number, f: number, hasDynamic: boole
     if (hasDynamic) gridQuerySlice(dynamicGrid, query, q, 0, d === 0 ? WHOLE_TICK : n + j);
   }
   work[WORK_QUERIES] += n;
-  if (query.count > 0) emitPairs(physics, eid);
+  if (query.count === 0) return;
+  if ((f & SPHERE) !== 0) emitPairs(physics, eid);
+  else emitBoxPairs(physics, eid);
 }
 
 /**
@@ -348,6 +352,22 @@ function querySpheres(physics: Physics): void {
 }
 
 /**
+ * Every moving box's queries (both grids, sliced as spheres are), into box–box pairs merged with the
+ * sphere pairs (`boxPairs.ts`). Nothing runs in a tick without moving boxes.
+ */
+function queryMovingBoxes(physics: Physics): void {
+  const internal = internalsOf(physics);
+  const { flags, maxEid } = internal;
+  internal.boxPairs.count = 0;
+  if (internal.movingBoxes === 0) return;
+  for (let eid = 1; eid <= maxEid; eid++) {
+    const f = flags[eid];
+    if ((f & (SPHERE | BOX | MOVING)) === (BOX | MOVING)) querySliced(physics, eid, f, true);
+  }
+  mergeBoxPairs(physics);
+}
+
+/**
  * Runs the broadphase: fills `internalsOf(physics).pairs` with candidate pairs sorted by (a, b).
  * Throws `PhysicsInputError` for invalid bodies (see `PhysicsOptions.validate`) and when the pairs
  * exceed `contactBudget`.
@@ -366,6 +386,7 @@ export function updateBroadphase(physics: Physics): void {
   if (internal.staticDirty) rebuildStatic(physics);
   rebuildDynamic(physics, sphereSphere);
   querySpheres(physics);
+  queryMovingBoxes(physics);
   work[WORK_CANDIDATES] = internal.pairs.count;
   work[WORK_CELLS_VISITED] = staticGrid.work[WORK_CELLS] + dynamicGrid.work[WORK_CELLS];
   work[WORK_ITEMS_VISITED] = staticGrid.work[WORK_ITEMS] + dynamicGrid.work[WORK_ITEMS];
