@@ -18,6 +18,8 @@ export interface ArenaOptions {
   boxes?: number;
   /** How many of the boxes (the first ones) move; default 0 (all static). */
   movingBoxes?: number;
+  /** Side L of the cube world; default 4·cbrt(spheres). */
+  size?: number;
   seed?: number;
 }
 
@@ -52,7 +54,7 @@ export function arenaSpec(options: ArenaOptions): ArenaSpec {
   const n = options.spheres;
   const m = options.boxes ?? Math.floor(n / 10);
   const rng = createRng(options.seed ?? 1);
-  const size = 4 * cubeRoot(Math.max(n, 1));
+  const size = options.size ?? 4 * cubeRoot(Math.max(n, 1));
   const spheres: ArenaSpec['spheres'] = [];
   const boxes: ArenaSpec['boxes'] = [];
   for (let i = 0; i < m; i++) {
