@@ -4,16 +4,30 @@
  * `internal.boxPairs`; at the end of the tick they are sorted and merged into `internal.pairs`, so
  * that the whole candidate list stays sorted by (a, b). Static–static pairs are never listed (only
  * moving boxes query); a pair of two moving boxes is listed by the lower id. Filters as for spheres
- * (CollisionFilter group/mask both ways). Ids only: no coordinates, no allocation except doubling.
+ * (CollisionFilter group/mask both ways). No allocation except doubling. Also the moving boxes' part
+ * of the cell size statistics ({@link movingBoxSize}).
  * @module
  */
+import { sizeIn, sizeStatsAdd } from '../broadphase/policy.js';
 import { sortUniqueIds } from '../broadphase/sortIds.js';
+import { bounds, boxBounds } from './bodies.js';
 import { pairListPush } from './lists.js';
 import { PhysicsInputError } from './errors.js';
 import { BodyFlags, type PairList, type Physics } from './types.js';
 import { internalsOf } from './internal.js';
 
 const { SPHERE, BOX, MOVING } = BodyFlags;
+
+/**
+ * Adds moving box `eid`'s extent (the largest side of its bounds, swept with continuous contacts) to
+ * the tick's size statistics: it queries the grids as spheres do, so the cell size follows it too.
+ */
+export function movingBoxSize(physics: Physics, eid: number, f: number): void {
+  boxBounds(physics, eid, f, physics.continuous);
+  const x = bounds[3] - bounds[0], y = bounds[4] - bounds[1], z = bounds[5] - bounds[2];
+  sizeIn[0] = x > y ? (x > z ? x : z) : y > z ? y : z;
+  sizeStatsAdd(internalsOf(physics).sizes);
+}
 
 /** Throws when this tick's candidate pairs would exceed the contact budget, at moving box `a`. */
 function boxBudgetError(physics: Physics, a: number, candidates: number): never {

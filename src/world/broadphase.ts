@@ -27,7 +27,7 @@ import { gridQuerySlice } from '../broadphase/query.js';
 import { sliceBody, sliceBounds, sliceDepth, S_CX, S_HX, S_MX, S_SIDE } from '../broadphase/slices.js';
 import { sortUniqueIds } from '../broadphase/sortIds.js';
 import { bounds, BOUNDS_PAD, boxBounds, validateBody } from './bodies.js';
-import { emitBoxPairs, mergeBoxPairs } from './boxPairs.js';
+import { emitBoxPairs, mergeBoxPairs, movingBoxSize } from './boxPairs.js';
 import { PhysicsInputError } from './errors.js';
 import { pairListPush } from './lists.js';
 import { BodyFlags, type Physics } from './types.js';
@@ -99,7 +99,8 @@ function motionError(physics: Physics, eid: number): never {
 /**
  * One pass over the bodies: with `physics.validate`, checks every sphere and moving box — a fast
  * test of positions, motions (velocity × dt) and radii, and the full check (which names the field)
- * for a body that fails it and for moving boxes. Adds each sphere's extent to the size statistics.
+ * for a body that fails it and for moving boxes. Adds each sphere's and moving box's extent to the
+ * size statistics.
  * Returns whether some sphere may collide with another sphere (the OR of sphere groups meets the
  * OR of sphere masks).
  */
@@ -136,10 +137,12 @@ function scanBodies(physics: Physics): boolean {
       sizeStatsAdd(sizes);
     } else if ((f & (BOX | MOVING)) === (BOX | MOVING)) {
       movingBoxes++;
-      if (!validate) continue;
-      validateBody(physics, eid, f);
-      const t = v.x[eid] * dt + v.y[eid] * dt + v.z[eid] * dt;
-      if (!(t - t === 0)) motionError(physics, eid);
+      if (validate) {
+        validateBody(physics, eid, f);
+        const t = v.x[eid] * dt + v.y[eid] * dt + v.z[eid] * dt;
+        if (!(t - t === 0)) motionError(physics, eid);
+      }
+      movingBoxSize(physics, eid, f);
     }
   }
   internal.sliceCap = 31 - Math.clz32(bodies);
@@ -351,10 +354,7 @@ function querySpheres(physics: Physics): void {
   work[WORK_QUERIES] = queries;
 }
 
-/**
- * Every moving box's queries (both grids, sliced as spheres are), into box–box pairs merged with the
- * sphere pairs (`boxPairs.ts`). Nothing runs in a tick without moving boxes.
- */
+/** Every moving box's queries (both grids, sliced), into box–box pairs merged with the sphere pairs. */
 function queryMovingBoxes(physics: Physics): void {
   const internal = internalsOf(physics);
   const { flags, maxEid } = internal;
