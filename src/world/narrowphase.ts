@@ -203,10 +203,10 @@ function diffWithPrevious(physics: Physics): void {
 
 /**
  * Whether candidate pair (a, b) still fits the broadphase's contract: a is a sphere; b a box, or a
- * sphere with a higher id; or a box–box pair ({@link isBoxPair}); the filters pass. Asked only for pairs with a body removed since the last
- * narrowphase: an id removed between the broadphase and the narrowphase and recycled as another kind
- * of body (or with another filter) must not give a pair the broadphase would never have listed
- * (e.g. two spheres with a > b, out of order in the contact list).
+ * sphere with a higher id; or a box–box pair ({@link isBoxPair}); the filters pass. Asked only for
+ * pairs with a body removed since the last narrowphase: an id removed between the broadphase and
+ * the narrowphase and recycled as another kind of body (or with another filter) must not give a
+ * pair the broadphase would never have listed (e.g. two spheres with a > b, out of order).
  */
 function stillCandidate(physics: Physics, a: number, b: number): boolean {
   const flags = internalsOf(physics).flags;
@@ -230,7 +230,7 @@ export function updateNarrowphase(physics: Physics): void {
     // recycled meanwhile as a body the pair no longer fits.
     if ((purgeMark[a] | purgeMark[b]) !== 0 && !stillCandidate(physics, a, b)) continue;
     if ((flags[a] & SPHERE) !== 0 && (flags[b] & (SPHERE | BOX)) !== 0) testPair(physics, a, b);
-    else if (isBoxPair(flags, a, b)) testBoxPair(physics, a, b);
+    else if ((flags[a] & (SPHERE | BOX)) === BOX && (flags[b] & (SPHERE | BOX)) === BOX) testBoxPair(physics, a, b);
   }
   diffWithPrevious(physics);
 }
