@@ -137,7 +137,7 @@ export function printReport(r: BenchReport, out: (s: string) => void): void {
       ]);
     }
   }
-  table(['N', 'implementation', 'ms/tick', 'p25–p75', '÷ bare grid', '÷ Jolt', '÷ Rapier', 'contacts/tick', 'B/tick', 'state B/body', 'heap B/body', 'ext B/body', 'RSS MB (before)', 'contacts check / note'], rows, out, [1, 13]);
+  if (rows.length) table(['N', 'implementation', 'ms/tick', 'p25–p75', '÷ bare grid', '÷ Jolt', '÷ Rapier', 'contacts/tick', 'B/tick', 'state B/body', 'heap B/body', 'ext B/body', 'RSS MB (before)', 'contacts check / note'], rows, out, [1, 13]);
   for (const s of r.sizes) {
     if (s.continuousOverStatic !== undefined) out(`N = ${big(s.size)}: continuous / static = ${fmt(s.continuousOverStatic, 2)}× (median of per-round ratios)`);
   }

@@ -128,7 +128,7 @@ async function main(): Promise<void> {
   let movingBoxes: MovingBoxesRow[] = [];
   if (!flag('--micro') && !flag('--no-moving-boxes')) {
     log('\n== moving boxes (against the same boxes all static, in a fresh process) ==');
-    movingBoxes = await runChild<MovingBoxesRow[]>('--moving-boxes-child', [], { seed, quick });
+    movingBoxes = (await runChild<{ rows: MovingBoxesRow[] }>('--moving-boxes-child', [], { seed, quick })).rows;
   }
   let micro: { results: MicroResult[]; sink: number } | undefined;
   if (!flag('--no-micro') && !flag('--moving-boxes')) {
@@ -176,8 +176,8 @@ if (flag('--help')) {
   process.stdout.write(`${JSON.stringify(result)}\n`);
   process.exit(0);
 } else if (flag('--moving-boxes-child')) {
-  const result = runMovingBoxes(JSON.parse(value('--moving-boxes-child')!) as MovingBoxesOptions, log);
-  process.stdout.write(`${JSON.stringify(result)}\n`);
+  const rows = runMovingBoxes(JSON.parse(value('--moving-boxes-child')!) as MovingBoxesOptions, log);
+  process.stdout.write(`${JSON.stringify({ rows })}\n`);
   process.exit(0);
 } else if (flag('--isolated')) {
   const result = await runIsolated(JSON.parse(value('--isolated')!) as IsolatedOptions);
