@@ -7,6 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import type { SizeResult } from './child.js';
 import type { HostileResult } from './hostile.js';
 import type { MicroResult } from './micro.js';
+import type { MovingBoxesRow } from './movingBoxes.js';
 
 export interface BenchReport {
   host: string;
@@ -17,6 +18,8 @@ export interface BenchReport {
   seed: number;
   sizes: SizeResult[];
   hostile: HostileResult[];
+  /** The moving-boxes section (bench/movingBoxes.ts); empty when left out. */
+  movingBoxes?: MovingBoxesRow[];
   micro: MicroResult[];
   microSink: number;
 }
@@ -136,7 +139,7 @@ export function printReport(r: BenchReport, out: (s: string) => void): void {
       ]);
     }
   }
-  table(['N', 'implementation', 'ms/tick', 'p25–p75', '÷ bare grid', '÷ Jolt', '÷ Rapier', 'contacts/tick', 'B/tick', 'state B/body', 'heap B/body', 'ext B/body', 'RSS MB (before)', 'contacts check / note'], rows, out, [1, 13]);
+  if (rows.length) table(['N', 'implementation', 'ms/tick', 'p25–p75', '÷ bare grid', '÷ Jolt', '÷ Rapier', 'contacts/tick', 'B/tick', 'state B/body', 'heap B/body', 'ext B/body', 'RSS MB (before)', 'contacts check / note'], rows, out, [1, 13]);
   for (const s of r.sizes) {
     if (s.continuousOverStatic !== undefined) out(`N = ${big(s.size)}: continuous / static = ${fmt(s.continuousOverStatic, 2)}× (median of per-round ratios)`);
   }
@@ -146,6 +149,12 @@ export function printReport(r: BenchReport, out: (s: string) => void): void {
   if (r.hostile.length) {
     out('\nHostile scenes (each against a well-conditioned twin with the same bodies and nearly the same contacts; one fresh process per scene, interleaved rounds; ratio = median of per-round hostile ms / twin ms; work = one tick\'s candidate pairs / grid cells looked up / grid entries examined)');
     table(HOSTILE_HEAD, hostileRows(r), out, [0, 7]);
+  }
+  if (r.movingBoxes?.length) {
+    out('\nMoving boxes (1,000 moving boxes among 10,000 static ones, the boxes at the density of the 100,000-sphere arena; each against its twin with the same boxes all static; one fresh process, interleaved rounds; contacts and candidate pairs of the last tick)');
+    table(['spheres', 'ms/tick moving', 'ms/tick all static', 'first tick ms (moving / static)', 'contacts (box–box)', 'candidate pairs'],
+      r.movingBoxes.map((m) => [big(m.spheres), sig(m.moving.msPerTick), sig(m.allStatic.msPerTick), `${fmt(m.moving.firstTickMs, 0)} / ${fmt(m.allStatic.firstTickMs, 0)}`,
+        `${big(m.moving.contacts)} (${big(m.moving.boxBoxContacts)})`, `${big(m.moving.candidates)} / ${big(m.allStatic.candidates)}`]), out, []);
   }
   const sw = r.sizes.filter((s) => s.swept);
   if (sw.length) {
@@ -255,6 +264,13 @@ export function renderDocs(r: BenchReport): string {
     row(HOSTILE_HEAD);
     row(HOSTILE_HEAD.map((_, i) => (i >= 1 && i <= 4 ? '---:' : '---')));
     for (const cells of hostileRows(r)) row(cells);
+  }
+  if (r.movingBoxes?.length) {
+    o.push('', '### Moving boxes', '');
+    o.push('1,000 moving boxes among 10,000 static ones (at the box density of the 100,000-sphere arena), each against its twin with the same boxes all static, in one fresh process, interleaved rounds.', '');
+    row(['spheres', 'ms/tick moving', 'ms/tick all static', 'contacts (box–box)']);
+    row(['---:', '---:', '---:', '---:']);
+    for (const m of r.movingBoxes) row([big(m.spheres), sig(m.moving.msPerTick), sig(m.allStatic.msPerTick), `${big(m.moving.contacts)} (${big(m.moving.boxBoxContacts)})`]);
   }
   const sw = r.sizes.filter((s) => s.swept);
   if (sw.length) {

@@ -1,7 +1,7 @@
 /**
  * `npm run bench [-- options]`: the arena benchmark of ours against a bare typed-array grid (the
  * speed-limit proxy), Jolt, Rapier, cannon-es and brute force; the hostile-scene section; the
- * swept-query comparison and the geometry micro benchmarks. See `HELP` below for the options.
+ * moving-boxes section; the swept-query comparison and the geometry micro benchmarks. See `HELP` below for the options.
  *
  * Per size, every implementation runs in its own worker process (this script again with --worker and
  * --no-liftoff, so Rapier's WASM is compiled by the optimising tier from the start), driven one at a
@@ -19,6 +19,7 @@ import { IMPLS, SKIP_MS, runSize, runWorker, type ImplId, type SizeResult, type 
 import { hostileIds, runHostile, type HostileOptions, type HostileResult } from './hostile.js';
 import { runIsolated, type IsolatedOptions, type IsolatedResult } from './isolated.js';
 import { runMicro, type MicroResult } from './micro.js';
+import { runMovingBoxes, type MovingBoxesOptions, type MovingBoxesRow } from './movingBoxes.js';
 import { initRapier } from './peers/rapier.js';
 import { printReport, writeCsv, writeDocs, type BenchReport } from './report.js';
 import { runSwept, type SweptResult } from './swept.js';
@@ -32,8 +33,9 @@ const HELP = `npm run bench [-- options]
   --write-docs             write the results table into docs/benchmarks.md (between BENCH markers)
   --json                   print the results as JSON on stdout (progress stays on stderr)
   --micro                  only the geometry micro benchmarks (outputs get a .micro suffix)
-  --no-micro, --no-swept, --no-hostile, --no-queries   leave those parts out
+  --no-micro, --no-swept, --no-hostile, --no-queries, --no-moving-boxes   leave those parts out
   --queries                only the world queries against Rapier (sizes default 10000,100000)
+  --moving-boxes           only the moving-boxes section (1,000 moving among 10,000 static boxes)
   --seed S                 arena seed (default 1)
   --help                   this text
 
@@ -60,7 +62,9 @@ const ISOLATED_FLAGS = ['--expose-gc', '--no-flush-bytecode', '--single-threaded
 const EXPONENT: Record<string, number> = { 'brute-force': 2, 'cannon-es': 5 / 3 };
 
 /** Runs this script in a child process in `mode`; its last stdout line is the JSON result. */
-function runChild<T>(mode: '--isolated' | '--swept' | '--hostile' | '--queries-child', nodeFlags: string[], opts: IsolatedOptions | SweptOptions | HostileOptions): Promise<T> {
+function runChild<T>(
+  mode: '--isolated' | '--swept' | '--hostile' | '--queries-child' | '--moving-boxes-child', nodeFlags: string[], opts: IsolatedOptions | SweptOptions | HostileOptions | MovingBoxesOptions,
+): Promise<T> {
   const args = [...process.execArgv, ...nodeFlags, script, mode, JSON.stringify(opts)];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -102,7 +106,8 @@ async function main(): Promise<void> {
   const started = new Date();
   const results: SizeResult[] = [];
   const queryResults: QueriesResult[] = [];
-  if (!flag('--micro') && !flag('--queries')) {
+  const only = flag('--micro') || flag('--moving-boxes') || flag('--queries');
+  if (!only) {
     for (const size of sizes) {
       log(`\n== N = ${size.toLocaleString('en-US')} spheres ==`);
       const result = await runSize({ size, seed, quick, skip: predictSkips(results[results.length - 1], size) }, script);
@@ -127,12 +132,17 @@ async function main(): Promise<void> {
     for (const line of queriesTable(queryResults)) log(line);
   }
   const hostile: HostileResult[] = [];
-  if (!flag('--micro') && !flag('--no-hostile')) {
+  if (!only && !flag('--no-hostile')) {
     log('\n== hostile scenes (each against its twin, in a fresh process) ==');
     for (const id of hostileIds()) hostile.push(await runChild<HostileResult>('--hostile', [], { id, scale: quick ? 0.25 : 1, quick }));
   }
+  let movingBoxes: MovingBoxesRow[] = [];
+  if (!flag('--micro') && !flag('--no-moving-boxes')) {
+    log('\n== moving boxes (against the same boxes all static, in a fresh process) ==');
+    movingBoxes = (await runChild<{ rows: MovingBoxesRow[] }>('--moving-boxes-child', [], { seed, quick })).rows;
+  }
   let micro: { results: MicroResult[]; sink: number } | undefined;
-  if (!flag('--no-micro')) {
+  if (!flag('--no-micro') && !flag('--moving-boxes')) {
     log('\n== micro benchmarks ==');
     micro = await runMicro(quick, log);
   }
@@ -145,13 +155,14 @@ async function main(): Promise<void> {
     seed,
     sizes: results,
     hostile,
+    movingBoxes,
     micro: micro?.results ?? [],
     microSink: micro?.sink ?? 0,
   };
   const dir = fileURLToPath(new URL('./results/', import.meta.url));
   mkdirSync(dir, { recursive: true });
   // Smoke runs and micro-only runs do not overwrite the full results.
-  const suffix = `${quick ? '.quick' : ''}${flag('--micro') ? '.micro' : ''}`;
+  const suffix = `${quick ? '.quick' : ''}${flag('--micro') ? '.micro' : ''}${flag('--moving-boxes') ? '.moving-boxes' : ''}`;
   const csv = writeCsv(report, `${dir}${report.host}${suffix}.csv`);
   const svg = results.length > 0 ? writeChart(report, `${dir}chart${suffix}.svg`) : undefined;
   if (flag('--json')) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
@@ -189,6 +200,10 @@ if (flag('--help')) {
 } else if (flag('--hostile')) {
   const result = runHostile(JSON.parse(value('--hostile')!) as HostileOptions, log);
   process.stdout.write(`${JSON.stringify(result)}\n`);
+  process.exit(0);
+} else if (flag('--moving-boxes-child')) {
+  const rows = runMovingBoxes(JSON.parse(value('--moving-boxes-child')!) as MovingBoxesOptions, log);
+  process.stdout.write(`${JSON.stringify({ rows })}\n`);
   process.exit(0);
 } else if (flag('--isolated')) {
   const result = await runIsolated(JSON.parse(value('--isolated')!) as IsolatedOptions);

@@ -6,6 +6,9 @@
  * [0, L]; M = N/10 fixed boxes with half extents uniform in [0.5, 2], half axis-aligned and half
  * randomly rotated; dt = 1/60 s; all from a seeded PRNG. `arenaSpec` builds the plain data (usable by
  * peers such as Rapier or cannon-es); `buildArena` puts it into a physics instance.
+ * Optionally the first `movingBoxes` boxes move (velocity uniform in [−10, 10] per axis, reflected
+ * at the walls like the spheres), drawn from a second PRNG stream: the rest of the scene is the same
+ * with or without them.
  */
 import { createRng, randomQuat } from './prng.js';
 
@@ -13,6 +16,10 @@ export interface ArenaOptions {
   spheres: number;
   /** Default spheres / 10 (rounded down). */
   boxes?: number;
+  /** How many of the boxes (the first ones) move; default 0 (all static). */
+  movingBoxes?: number;
+  /** Side L of the cube world; default 4·cbrt(spheres). */
+  size?: number;
   seed?: number;
 }
 
@@ -20,7 +27,13 @@ export interface ArenaSpec {
   size: number;
   dt: number;
   spheres: { position: [number, number, number]; velocity: [number, number, number]; radius: number }[];
-  boxes: { position: [number, number, number]; halfExtents: [number, number, number]; rotation: [number, number, number, number] }[];
+  boxes: {
+    position: [number, number, number];
+    halfExtents: [number, number, number];
+    rotation: [number, number, number, number];
+    /** Only on moving boxes (see `ArenaOptions.movingBoxes`). */
+    velocity?: [number, number, number];
+  }[];
 }
 
 /**
@@ -41,7 +54,7 @@ export function arenaSpec(options: ArenaOptions): ArenaSpec {
   const n = options.spheres;
   const m = options.boxes ?? Math.floor(n / 10);
   const rng = createRng(options.seed ?? 1);
-  const size = 4 * cubeRoot(Math.max(n, 1));
+  const size = options.size ?? 4 * cubeRoot(Math.max(n, 1));
   const spheres: ArenaSpec['spheres'] = [];
   const boxes: ArenaSpec['boxes'] = [];
   for (let i = 0; i < m; i++) {
@@ -57,6 +70,9 @@ export function arenaSpec(options: ArenaOptions): ArenaSpec {
       radius: rng.range(0.25, 1),
     });
   }
+  const moving = Math.min(options.movingBoxes ?? 0, m);
+  const boxRng = createRng(((options.seed ?? 1) ^ 0x2545f491) >>> 0);
+  for (let i = 0; i < moving; i++) boxes[i].velocity = [boxRng.range(-10, 10), boxRng.range(-10, 10), boxRng.range(-10, 10)];
   return { size, dt: 1 / 60, spheres, boxes };
 }
 

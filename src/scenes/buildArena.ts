@@ -11,7 +11,9 @@ export interface Arena {
   spec: ArenaSpec;
   sphereIds: Uint32Array;
   boxIds: Uint32Array;
-  /** One arena tick: physics step (detect, then move), then reflect at the walls. */
+  /** The moving boxes' ids (the first `movingBoxes` of `boxIds`). */
+  movingBoxIds: Uint32Array;
+  /** One arena tick: physics step (detect, then move), then reflect spheres and moving boxes at the walls. */
   tick(): void;
 }
 
@@ -33,8 +35,10 @@ export function buildArena(options: BuildArenaOptions): Arena {
   const sphereIds = new Uint32Array(spec.spheres.length);
   const filter = options.sphereSphere ? {} : { group: 2, mask: 1 };
   spec.boxes.forEach((b, i) => {
-    boxIds[i] = addBox(physics, { position: b.position, halfExtents: b.halfExtents, rotation: b.rotation });
+    const velocity = b.velocity ? { velocity: b.velocity } : {};
+    boxIds[i] = addBox(physics, { position: b.position, halfExtents: b.halfExtents, rotation: b.rotation, ...velocity });
   });
+  const movingBoxIds = boxIds.slice(0, spec.boxes.filter((b) => b.velocity).length);
   spec.spheres.forEach((s, i) => {
     sphereIds[i] = addSphere(physics, { position: s.position, velocity: s.velocity, radius: s.radius, ...filter });
   });
@@ -42,6 +46,7 @@ export function buildArena(options: BuildArenaOptions): Arena {
   const tick = () => {
     step(physics);
     reflectInBounds(Position, Velocity, sphereIds, sphereIds.length, spec.size);
+    if (movingBoxIds.length > 0) reflectInBounds(Position, Velocity, movingBoxIds, movingBoxIds.length, spec.size);
   };
-  return { world, physics, spec, sphereIds, boxIds, tick };
+  return { world, physics, spec, sphereIds, boxIds, movingBoxIds, tick };
 }

@@ -3,8 +3,10 @@
  * tick by tick, reporting contacts with the scene's own body ids.
  *
  * Contacts are reported with the users' ids: in a sphere–box contact `a` is the sphere and `b` the
- * box; in a sphere–sphere contact `a` is the lower user id. The normal points from b toward a; the
- * point is on b's surface at the time of impact (for two spheres: centre_b(toi) + normal·r_b).
+ * box; in a sphere–sphere contact `a` is the lower user id; in a box–box contact (at least one of
+ * the two boxes has a velocity) `a` is the box listed first in the file (the lower entity id, as in
+ * the ECS). The normal points from b toward a; the point is on b's surface at the time of impact
+ * (for two spheres: centre_b(toi) + normal·r_b).
  * @module
  */
 import { createWorld, type World } from 'bitecs';
@@ -114,7 +116,8 @@ export function readSceneContacts(built: BuiltScene): SceneContact[] {
   for (let i = 0; i < c.count; i++) {
     const a = userIdOf[c.a[i]];
     const b = userIdOf[c.b[i]];
-    // a is always a sphere; a sphere pair is reported in user-id order.
+    // A sphere pair is reported in user-id order; a sphere–box pair has the sphere as a, a box–box
+    // pair the box listed first (the list's order: b is a box, never swapped).
     if (sphere[c.b[i]] === 1 && b < a) {
       out.push(swappedContact(built, i));
       continue;

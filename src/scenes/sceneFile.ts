@@ -19,12 +19,15 @@
  * - `velocity`: optional (omitted = the body does not move; a box without velocity is static).
  * - `rotation`: optional unit quaternion (x, y, z, w), local → world, default identity; a non-unit
  *   quaternion is normalised, a zero one is an error.
- * Unknown fields and keys given twice in one object are errors (they are usually typos). Spheres collide with spheres and boxes
- * (default collision filters).
+ * Unknown fields and keys given twice in one object are errors (they are usually typos). Spheres
+ * collide with spheres and boxes, boxes with boxes when at least one of the two moves (default
+ * collision filters).
  *
  * Contacts are reported with the users' ids: in a sphere–box contact `a` is the sphere and `b` the
- * box; in a sphere–sphere contact `a` is the lower user id. The normal points from b toward a; the
- * point is on b's surface at the time of impact (for two spheres: centre_b(toi) + normal·r_b).
+ * box; in a sphere–sphere contact `a` is the lower user id; in a box–box contact (at least one of
+ * the two boxes has a velocity) `a` is the box listed first in the file (the lower entity id, as in
+ * the ECS). The normal points from b toward a; the point is on b's surface at the time of impact
+ * (for two spheres: centre_b(toi) + normal·r_b).
  * @module
  */
 export type Vec3Tuple = [number, number, number];

@@ -1,8 +1,9 @@
 /**
  * The broadphase of one tick: validate bodies, notice static boxes that changed, choose the cell
  * size, (re)bucket the static boxes when needed, bucket the moving bodies, and list candidate pairs
- * sorted by (a, b), with `a` always the sphere (the lower id of two spheres). Pure over the physics
- * instance's typed arrays; no bitecs calls. World frame, length units, seconds.
+ * sorted by (a, b), with `a` the sphere of a sphere pair (the lower id of two spheres) and the lower
+ * id of a box–box pair (listed when at least one of the two boxes moves, see `boxPairs.ts`). Pure
+ * over the physics instance's typed arrays; no bitecs calls. World frame, length units, seconds.
  *
  * - Bounds: with continuous contacts on, a moving body's bounds cover its motion over the tick
  *   (velocity × dt); otherwise its current pose. A body whose motion is longer than a cell (and than
@@ -27,6 +28,7 @@ import { gridQuerySlice } from '../broadphase/query.js';
 import { sliceBody, sliceBounds, sliceDepth, S_CX, S_HX, S_MX, S_SIDE } from '../broadphase/slices.js';
 import { sortUniqueIds } from '../broadphase/sortIds.js';
 import { bounds, BOUNDS_PAD, boxBounds, validateBody } from './bodies.js';
+import { emitBoxPairs, mergeBoxPairs, movingBoxSize } from './boxPairs.js';
 import { PhysicsInputError } from './errors.js';
 import { pairListPush } from './lists.js';
 import { BodyFlags, type Physics } from './types.js';
@@ -115,12 +117,12 @@ function motionError(physics: Physics, eid: number): never {
 /**
  * One pass over the bodies: with `physics.validate`, checks every sphere and moving box — a fast
  * test of positions, motions (velocity × dt) and radii, and the full check (which names the field)
- * for a body that fails it and for moving boxes. Adds each sphere's extent to the size statistics.
- * Returns, packed in one small integer (see `SCAN_*`): the body count, whether some sphere may collide
- * with another sphere (the OR of sphere groups meets the OR of sphere masks), whether a moving box
- * is present. Nothing but the return follows the loop: the loop is usually optimised on stack
- * replacement during its first run, and code after it without type feedback would then deoptimise
- * at every tick (measured: `work` stores there did).
+ * for a body that fails it and for moving boxes. Adds each sphere's and moving box's extent to the
+ * size statistics. Returns, packed in one small integer (see `SCAN_*`): the body count, whether some
+ * sphere may collide with another sphere (the OR of sphere groups meets the OR of sphere masks),
+ * whether a moving box is present. Nothing but the return follows the loop: the loop is usually
+ * optimised on stack replacement during its first run, and code after it without type feedback
+ * would then deoptimise at every tick (measured: `work` stores there did).
  */
 function scanBodies(physics: Physics): number {
   const { flags, maxEid, sizes } = internalsOf(physics);
@@ -155,10 +157,12 @@ function scanBodies(physics: Physics): number {
       sizeStatsAdd(sizes);
     } else if ((f & (BOX | MOVING)) === (BOX | MOVING)) {
       movingBoxes++;
-      if (!validate) continue;
-      validateBody(physics, eid, f);
-      const t = v.x[eid] * dt + v.y[eid] * dt + v.z[eid] * dt;
-      if (!(t - t === 0)) motionError(physics, eid);
+      if (validate) {
+        validateBody(physics, eid, f);
+        const t = v.x[eid] * dt + v.y[eid] * dt + v.z[eid] * dt;
+        if (!(t - t === 0)) motionError(physics, eid);
+      }
+      movingBoxSize(physics, eid, f);
     }
   }
   return bodies * SCAN_BODIES + ((groups & masks) !== 0 ? SCAN_SPHERE_SPHERE : 0) + (movingBoxes > 0 ? SCAN_MOVING_BOXES : 0);
@@ -322,7 +326,7 @@ function emitPairs(physics: Physics, a: number): void {
   }
 }
 
-/** Queries one sphere's candidates, slice by slice of its motion, and emits its pairs. */
+/** Queries one sphere's or moving box's candidates, slice by slice of its motion, and emits its pairs. */
 function querySliced(physics: Physics, eid: number, f: number, hasDynamic: boolean): void {
   const internal = internalsOf(physics);
   const { staticGrid, dynamicGrid, query, work } = internal;
@@ -337,7 +341,9 @@ function querySliced(physics: Physics, eid: number, f: number, hasDynamic: boole
     if (hasDynamic) gridQuerySlice(dynamicGrid, query, q, 0, d === 0 ? WHOLE_TICK : n + j);
   }
   work[WORK_QUERIES] += n;
-  if (query.count > 0) emitPairs(physics, eid);
+  if (query.count === 0) return;
+  if ((f & SPHERE) !== 0) emitPairs(physics, eid);
+  else emitBoxPairs(physics, eid);
 }
 
 /**
@@ -383,6 +389,19 @@ function querySpheres(physics: Physics): number {
   return queries; // nothing else after the loop (see `scanBodies`)
 }
 
+/** Every moving box's queries (both grids, sliced), into box–box pairs merged with the sphere pairs. */
+function queryMovingBoxes(physics: Physics): void {
+  const internal = internalsOf(physics);
+  const { flags, maxEid } = internal;
+  internal.boxPairs.count = 0;
+  if (internal.movingBoxes === 0) return;
+  for (let eid = 1; eid <= maxEid; eid++) {
+    const f = flags[eid];
+    if ((f & (SPHERE | BOX | MOVING)) === (BOX | MOVING)) querySliced(physics, eid, f, true);
+  }
+  mergeBoxPairs(physics);
+}
+
 /**
  * Runs the broadphase: fills `internalsOf(physics).pairs` with candidate pairs sorted by (a, b).
  * Throws `PhysicsInputError` for invalid bodies (see `PhysicsOptions.validate`) and when the pairs
@@ -406,6 +425,7 @@ export function updateBroadphase(physics: Physics): void {
   rebuildDynamic(physics, (scan & SCAN_SPHERE_SPHERE) !== 0);
   gridBuild(dynamicGrid);
   work[WORK_QUERIES] = querySpheres(physics);
+  queryMovingBoxes(physics);
   work[WORK_CANDIDATES] = internal.pairs.count;
   work[WORK_CELLS_VISITED] = staticGrid.work[WORK_CELLS] + dynamicGrid.work[WORK_CELLS];
   work[WORK_ITEMS_VISITED] = staticGrid.work[WORK_ITEMS] + dynamicGrid.work[WORK_ITEMS];

@@ -181,6 +181,7 @@ export function createPhysics(world: World, options: PhysicsOptions = {}): Physi
       query: queryOutCreate(),
       work: new Float64Array(WORK_SLOTS),
       pairs: pairListCreate(),
+      boxPairs: pairListCreate(),
       previous: pairListCreate(),
       touching: idListCreate(),
       touchingNext: idListCreate(),

@@ -56,6 +56,8 @@ export interface PhysicsInternal {
   work: Float64Array;
   /** Candidate pairs from the broadphase, sorted by (a, b). */
   pairs: PairList;
+  /** Scratch of the broadphase: this tick's box–box candidate pairs before the merge (boxPairs.ts). */
+  boxPairs: PairList;
   /** Previous tick's contact pairs. */
   previous: PairList;
   /** Entities holding the Contact component. */

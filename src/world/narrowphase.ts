@@ -15,8 +15,10 @@
  * @module
  */
 import { entityExists, hasComponent, removeComponent } from 'bitecs';
+import { castBoxBox } from '../geometry/castBoxBox.js';
 import { castSphereBox } from '../geometry/castSphereBox.js';
 import { castSphereSphere } from '../geometry/castSphereSphere.js';
+import { contactBoxBox } from '../geometry/contactBoxBox.js';
 import { contactSphereBox } from '../geometry/contactSphereBox.js';
 import { contactSphereSphere } from '../geometry/contactSphereSphere.js';
 import type { SphereShape, Vec3 } from '../geometry/types.js';
@@ -26,11 +28,12 @@ import { contactListReserve, endedListPush, pairListPush } from './lists.js';
 import { BodyFlags, ContactFlags, EndedFlags, type Physics } from './types.js';
 import { internalsOf } from './internal.js';
 
-const { SPHERE, MOVING, SENSOR } = BodyFlags;
+const { SPHERE, BOX, MOVING, SENSOR } = BodyFlags;
 
 const sphereA = new ScratchSphere();
 const sphereB = new ScratchSphere();
 const box = new ScratchBox();
+const boxA = new ScratchBox();
 const motion = new ScratchVec3();
 const motionB = new ScratchVec3();
 const contact = new ScratchContact();
@@ -44,17 +47,17 @@ function loadSphere(physics: Physics, eid: number, out: SphereShape): void {
   out.radius = physics.components.Sphere.radius[eid];
 }
 
-function loadBox(physics: Physics, eid: number): void {
+function loadBox(physics: Physics, eid: number, out: ScratchBox): void {
   const p = physics.components.Position;
   const b = physics.components.Box;
-  box.center.x = p.x[eid];
-  box.center.y = p.y[eid];
-  box.center.z = p.z[eid];
-  box.halfExtents.x = b.hx[eid];
-  box.halfExtents.y = b.hy[eid];
-  box.halfExtents.z = b.hz[eid];
+  out.center.x = p.x[eid];
+  out.center.y = p.y[eid];
+  out.center.z = p.z[eid];
+  out.halfExtents.x = b.hx[eid];
+  out.halfExtents.y = b.hy[eid];
+  out.halfExtents.z = b.hz[eid];
   boxRotation(physics, eid);
-  const q = box.rotation;
+  const q = out.rotation;
   q.x = rotation[0];
   q.y = rotation[1];
   q.z = rotation[2];
@@ -103,10 +106,34 @@ function testPair(physics: Physics, a: number, b: number): void {
     if (contactSphereSphere(sphereA, sphereB, contact)) pushContact(physics, a, b, false);
     else if (moving && castSphereSphere(sphereA, motion, sphereB, cast)) pushContact(physics, a, b, true);
   } else {
-    loadBox(physics, b);
+    loadBox(physics, b, box);
     if (contactSphereBox(sphereA, box, contact)) pushContact(physics, a, b, false);
     else if (moving && castSphereBox(sphereA, motion, box, cast)) pushContact(physics, a, b, true);
   }
+}
+
+/**
+ * Box–box pair (a, b), a the lower id, at least one moving: the static contact, else (with relative
+ * motion) the swept one, as for spheres; normal from b toward a.
+ */
+function testBoxPair(physics: Physics, a: number, b: number): void {
+  loadBox(physics, a, boxA);
+  loadBox(physics, b, box);
+  loadMotion(physics, a, motion);
+  loadMotion(physics, b, motionB);
+  motion.x -= motionB.x;
+  motion.y -= motionB.y;
+  motion.z -= motionB.z;
+  const moving = motion.x !== 0 || motion.y !== 0 || motion.z !== 0;
+  if (contactBoxBox(boxA, box, contact)) pushContact(physics, a, b, false);
+  else if (moving && castBoxBox(boxA, motion, box, cast)) pushContact(physics, a, b, true);
+}
+
+/** Whether (a, b) is a box–box pair the broadphase lists: two boxes (not spheres), a < b, one moving. */
+function isBoxPair(flags: Uint8Array, a: number, b: number): boolean {
+  const fa = flags[a];
+  const fb = flags[b];
+  return (fa & (SPHERE | BOX)) === BOX && (fb & (SPHERE | BOX)) === BOX && a < b && ((fa | fb) & MOVING) !== 0;
 }
 
 /**
@@ -176,16 +203,17 @@ function diffWithPrevious(physics: Physics): void {
 
 /**
  * Whether candidate pair (a, b) still fits the broadphase's contract: a is a sphere; b a box, or a
- * sphere with a higher id; the filters pass. Asked only for pairs with a body removed since the last
- * narrowphase: an id removed between the broadphase and the narrowphase and recycled as another kind
- * of body (or with another filter) must not give a pair the broadphase would never have listed
- * (e.g. two spheres with a > b, out of order in the contact list).
+ * sphere with a higher id; or a box–box pair ({@link isBoxPair}); the filters pass. Asked only for
+ * pairs with a body removed since the last narrowphase: an id removed between the broadphase and
+ * the narrowphase and recycled as another kind of body (or with another filter) must not give a
+ * pair the broadphase would never have listed (e.g. two spheres with a > b, out of order).
  */
 function stillCandidate(physics: Physics, a: number, b: number): boolean {
   const flags = internalsOf(physics).flags;
   const { group, mask } = physics.components.CollisionFilter;
   const fb = flags[b];
-  if ((flags[a] & SPHERE) === 0 || ((fb & SPHERE) !== 0 ? b < a : (fb & BodyFlags.BOX) === 0)) return false;
+  const fits = (flags[a] & SPHERE) !== 0 ? ((fb & SPHERE) !== 0 ? b > a : (fb & BOX) !== 0) : isBoxPair(flags, a, b);
+  if (!fits) return false;
   return (group[a] & mask[b]) !== 0 && (group[b] & mask[a]) !== 0;
 }
 
@@ -201,7 +229,8 @@ export function updateNarrowphase(physics: Physics): void {
     // A body removed between the broadphase and now is skipped, and so is a pair whose id was
     // recycled meanwhile as a body the pair no longer fits.
     if ((purgeMark[a] | purgeMark[b]) !== 0 && !stillCandidate(physics, a, b)) continue;
-    if ((flags[a] & SPHERE) !== 0 && (flags[b] & (SPHERE | BodyFlags.BOX)) !== 0) testPair(physics, a, b);
+    if ((flags[a] & SPHERE) !== 0 && (flags[b] & (SPHERE | BOX)) !== 0) testPair(physics, a, b);
+    else if ((flags[a] & (SPHERE | BOX)) === BOX && (flags[b] & (SPHERE | BOX)) === BOX) testBoxPair(physics, a, b);
   }
   diffWithPrevious(physics);
 }

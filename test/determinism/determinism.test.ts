@@ -5,13 +5,14 @@
  *
  * The pinned hashes are in pinned.ts.
  */
+import { hasComponent } from 'bitecs';
 import { describe, expect, it } from 'vitest';
 import { hashPhysicsState } from '../../src/index.js';
 import { PINNED } from './pinned.js';
 import { arenaInOrder, arenaShuffled, runHash, type ArenaCase } from './scenes.js';
 
 
-describe('pinned state hashes (arena 300 spheres, seed 42, 1,000 ticks)', () => {
+describe('pinned state hashes (arena 300 spheres, seed 42, 1,000 ticks; static or moving boxes)', () => {
   for (const p of PINNED) {
     it(p.name, () => {
       expect(runHash(arenaInOrder(p.scene), p.ticks)).toBe(p.hash);
@@ -32,6 +33,21 @@ describe('reproducibility', () => {
   it('two runs in one process give the same hash at every tick', () => {
     const scene: ArenaCase = { spheres: 200, seed: 9, sphereSphere: true };
     expect(hashTrace(arenaInOrder(scene), 300, 1)).toEqual(hashTrace(arenaInOrder(scene), 300, 1));
+  });
+
+  it('with moving boxes: two runs give the same hash at every tick, and the boxes touch each other', () => {
+    const scene: ArenaCase = { spheres: 200, seed: 9, sphereSphere: true, movingBoxes: 10 };
+    const run = arenaInOrder(scene);
+    let boxBox = 0;
+    const hashes: string[] = [];
+    for (let t = 0; t < 300; t++) {
+      run.tick();
+      hashes.push(hashPhysicsState(run.physics));
+      const c = run.physics.contacts;
+      for (let i = 0; i < c.count; i++) if (!hasComponent(run.physics.world, c.a[i], run.physics.components.Sphere)) boxBox++;
+    }
+    expect(boxBox).toBeGreaterThan(0);
+    expect(hashTrace(arenaInOrder(scene), 300, 1)).toEqual(hashes);
   });
 
   for (const sphereSphere of [false, true]) {

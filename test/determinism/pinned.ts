@@ -1,5 +1,6 @@
 /**
- * Pinned state hashes: `hashPhysicsState` after 1,000 ticks of buildArena({ spheres: 300, seed: 42 }).
+ * Pinned state hashes: `hashPhysicsState` after 1,000 ticks of buildArena({ spheres: 300, seed: 42 }),
+ * with static boxes, or with 15 of its 30 boxes moving (box–box contacts: about 2,400 over the run).
  * If a change to the library alters them, the change altered simulation results (positions or
  * contacts): either it is a bug, or a deliberate behaviour change — then update the constants and
  * say so in the change. determinism.test.ts checks them in Node, browser.test.ts in Chromium.
@@ -17,4 +18,6 @@ export const PINNED: Pinned[] = [
   { name: 'sphere–box only, continuous', scene: { spheres: 300, seed: 42, sphereSphere: false, continuous: true }, ticks: 1000, hash: '0bc5706747b434b4' },
   { name: 'sphere–sphere on, continuous', scene: { spheres: 300, seed: 42, sphereSphere: true, continuous: true }, ticks: 1000, hash: 'b73e172b10203864' },
   { name: 'sphere–sphere on, discrete', scene: { spheres: 300, seed: 42, sphereSphere: true, continuous: false }, ticks: 1000, hash: 'e9052dc1ed9142da' },
+  { name: 'moving boxes, sphere–sphere on, continuous', scene: { spheres: 300, seed: 42, sphereSphere: true, continuous: true, movingBoxes: 15 }, ticks: 1000, hash: '9447278ac824cc38' },
+  { name: 'moving boxes, sphere–sphere on, discrete', scene: { spheres: 300, seed: 42, sphereSphere: true, continuous: false, movingBoxes: 15 }, ticks: 1000, hash: '2f7221eda8613eea' },
 ];

@@ -21,11 +21,15 @@ export interface ArenaCase {
   seed: number;
   sphereSphere: boolean;
   continuous?: boolean;
+  /** How many arena boxes move (see `ArenaOptions.movingBoxes`); default 0. */
+  movingBoxes?: number;
 }
 
 /** The arena exactly as `buildArena` makes it. */
 export function arenaInOrder(c: ArenaCase): ArenaRun {
-  const a = buildArena({ spheres: c.spheres, seed: c.seed, sphereSphere: c.sphereSphere, physics: { continuous: c.continuous ?? true } });
+  const a = buildArena({
+    spheres: c.spheres, seed: c.seed, sphereSphere: c.sphereSphere, movingBoxes: c.movingBoxes, physics: { continuous: c.continuous ?? true },
+  });
   return { physics: a.physics, tick: a.tick };
 }
 
@@ -46,6 +50,7 @@ function shuffle<T>(items: T[], rng: Rng): T[] {
  * capacity so that the stores grow while bodies are added.
  */
 export function arenaShuffled(c: ArenaCase, shuffleSeed: number): ArenaRun {
+  if (c.movingBoxes) throw new Error('arenaShuffled builds static boxes only');
   const spec = arenaSpec({ spheres: c.spheres, seed: c.seed });
   const world = createWorld();
   const physics = createPhysics(world, { capacity: 4, dt: spec.dt, continuous: c.continuous ?? true });

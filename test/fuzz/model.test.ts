@@ -5,11 +5,13 @@
  * tests every pair with the public geometry functions and integrates itself.
  *
  * The model follows the library's documented semantics (src/world/narrowphase.ts, contactComponent.ts):
- * - pairs (a, b): a is a sphere; b a box, or a sphere with a higher id; filtered by
+ * - pairs (a, b): a is a sphere; b a box, or a sphere with a higher id; or a and b are boxes, a < b,
+ *   at least one with Velocity (static–static never); filtered by
  *   (groupA & maskB) !== 0 && (groupB & maskA) !== 0 (defaults group 1, mask 0xffffffff);
  * - a pair touches when contactSphere* holds at the start of the tick (toi 0, depth from the
  *   contact), or else, with continuous contacts and non-zero relative motion
  *   (velocityA·dt − velocityB·dt), when castSphere* hits in [0, 1] (depth 0, point moved with b);
+ *   box–box pairs likewise with contactBoxBox and castBoxBox;
  * - box rotations are stored normalised (q · 1/|q|) and normalised again at use unless |q|² === 1;
  * - flags: SENSOR when either body is a sensor; BEGAN / PERSISTING against the previous tick's pairs,
  *   from which pairs of bodies removed since the last step are taken out (reported as ended with
@@ -21,7 +23,7 @@
  */
 import { createWorld, removeComponent } from 'bitecs';
 import fc from 'fast-check';
-import { afterAll, describe, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
   createPhysics, removeBody, restoreSnapshot, saveSnapshot, setHalfExtents, setPosition,
   setRadius, setRotation, setVelocity, snapshotSize, step,
@@ -82,7 +84,7 @@ const cmd: fc.Arbitrary<Cmd> = fc.oneof(
 );
 
 /** Coverage counters (printed once at the end). */
-export const stats = { steps: 0, contacts: 0, swept: 0, boxContacts: 0, began: 0, ended: 0 };
+export const stats = { steps: 0, contacts: 0, swept: 0, boxContacts: 0, boxBox: 0, boxBoxSwept: 0, began: 0, ended: 0 };
 
 function pick(s: Sut, i: number): number | undefined {
   const ids = [...s.model.bodies.keys()].sort((a, b) => a - b);
@@ -168,7 +170,10 @@ function stepAndCount(s: Sut): void {
   stats.steps++;
   stats.contacts += model.contacts.length;
   stats.swept += model.contacts.filter((x) => x.toi > 0).length;
-  stats.boxContacts += model.contacts.filter((x) => model.bodies.get(x.b)?.shape === 'box').length;
+  const boxA = model.contacts.filter((x) => model.bodies.get(x.a)?.shape === 'box');
+  stats.boxContacts += model.contacts.filter((x) => model.bodies.get(x.a)?.shape === 'sphere' && model.bodies.get(x.b)?.shape === 'box').length;
+  stats.boxBox += boxA.length;
+  stats.boxBoxSwept += boxA.filter((x) => x.toi > 0).length;
   stats.began += model.began.length;
   stats.ended += model.ended.length;
 }
@@ -185,7 +190,7 @@ function runSequence(cmds: Cmd[], continuous: boolean, capacity: number): void {
 
 describe('model-based fuzzing of the world against a brute-force model', () => {
   afterAll(() => {
-    report(`[fuzz/model] ${stats.steps} steps checked: ${stats.contacts} contacts (${stats.swept} swept, ${stats.boxContacts} sphere–box), ${stats.began} began, ${stats.ended} ended`);
+    report(`[fuzz/model] ${stats.steps} steps checked: ${stats.contacts} contacts (${stats.swept} swept, ${stats.boxContacts} sphere–box, ${stats.boxBox} box–box of which ${stats.boxBoxSwept} swept), ${stats.began} began, ${stats.ended} ended`);
   });
 
   it('continuous contacts', () => {
@@ -209,6 +214,16 @@ describe('model-based fuzzing of the world against a brute-force model', () => {
       fc.property(fc.array(add, { minLength: 20, maxLength: 60 }), fc.array(cmd, { maxLength: 40, size: 'medium' }), (adds, cmds) => runSequence([...adds, ...cmds], true, 4)),
       { numRuns: 200, seed: 99 },
     );
+  });
+
+  it('dense boxes: moving boxes among static and moving boxes', () => {
+    const before = stats.boxBox;
+    const box = fc.record({ t: fc.constant('box' as const), p: vec3, v: fc.option(vel, { nil: null, freq: 2 }), h: fc.tuple(size, size, size), q: fc.option(quat, { nil: null }), sensor: fc.boolean(), filter });
+    fc.assert(
+      fc.property(fc.array(box, { minLength: 10, maxLength: 40 }), fc.array(cmd, { maxLength: 40, size: 'medium' }), fc.boolean(), (adds, cmds, cont) => runSequence([...adds, ...cmds], cont, 4)),
+      { numRuns: 150, seed: 1313 },
+    );
+    expect(stats.boxBox - before).toBeGreaterThan(1000);
   });
 });
 

@@ -5,7 +5,7 @@
  */
 import { hasComponent, type World } from 'bitecs';
 import {
-  addBox, addSphere, castSphereBox, castSphereSphere, contactSphereBox, contactSphereSphere, ContactFlags, EndedFlags,
+  addBox, addSphere, castBoxBox, castSphereBox, castSphereSphere, contactBoxBox, contactSphereBox, contactSphereSphere, ContactFlags, EndedFlags,
   type BoxShape, type CastResult, type ContactResult, type Physics, type SphereShape,
 } from '../../src/index.js';
 import { internalsOf } from '../../src/world/internal.js';
@@ -44,6 +44,16 @@ export function useQuat(q: Q4): Q4 {
   return [q[0] * inv, q[1] * inv, q[2] * inv, q[3] * inv];
 }
 
+/** A box body as the geometry functions take it (rotation as the narrowphase uses it). */
+function boxShape(B: MBody): BoxShape {
+  const q = useQuat(B.rotation);
+  return {
+    center: { x: B.position[0], y: B.position[1], z: B.position[2] },
+    halfExtents: { x: B.halfExtents[0], y: B.halfExtents[1], z: B.halfExtents[2] },
+    rotation: { x: q[0], y: q[1], z: q[2], w: q[3] },
+  };
+}
+
 const contact: ContactResult = { normal: { x: 0, y: 0, z: 0 }, depth: 0, point: { x: 0, y: 0, z: 0 } };
 const cast: CastResult = { toi: 0, normal: { x: 0, y: 0, z: 0 }, point: { x: 0, y: 0, z: 0 } };
 
@@ -72,11 +82,11 @@ export class Model {
     const out: MContact[] = [];
     for (const a of ids) {
       const A = this.bodies.get(a)!;
-      if (A.shape !== 'sphere') continue;
       for (const b of ids) {
         if (b === a) continue;
         const B = this.bodies.get(b)!;
-        if (B.shape === 'sphere' && b < a) continue;
+        // a is a sphere (b a box, or a sphere of a higher id), or both are boxes, a < b, one moving.
+        if (A.shape === 'sphere' ? B.shape === 'sphere' && b < a : B.shape === 'sphere' || b < a || (A.velocity === null && B.velocity === null)) continue;
         if ((A.group & B.mask) === 0 || (B.group & A.mask) === 0) continue;
         const mA = this.motion(A);
         const mB = this.motion(B);
@@ -86,17 +96,17 @@ export class Model {
         const moving = (movingA || movingB) && (m.x !== 0 || m.y !== 0 || m.z !== 0);
         const sa: SphereShape = { center: { x: A.position[0], y: A.position[1], z: A.position[2] }, radius: A.radius };
         let hit = 0; // 1 contact, 2 cast
-        if (B.shape === 'sphere') {
+        if (A.shape === 'box') {
+          const boxA = boxShape(A);
+          const boxB = boxShape(B);
+          if (contactBoxBox(boxA, boxB, contact)) hit = 1;
+          else if (moving && castBoxBox(boxA, m, boxB, cast)) hit = 2;
+        } else if (B.shape === 'sphere') {
           const sb: SphereShape = { center: { x: B.position[0], y: B.position[1], z: B.position[2] }, radius: B.radius };
           if (contactSphereSphere(sa, sb, contact)) hit = 1;
           else if (moving && castSphereSphere(sa, m, sb, cast)) hit = 2;
         } else {
-          const q = useQuat(B.rotation);
-          const box: BoxShape = {
-            center: { x: B.position[0], y: B.position[1], z: B.position[2] },
-            halfExtents: { x: B.halfExtents[0], y: B.halfExtents[1], z: B.halfExtents[2] },
-            rotation: { x: q[0], y: q[1], z: q[2], w: q[3] },
-          };
+          const box = boxShape(B);
           if (contactSphereBox(sa, box, contact)) hit = 1;
           else if (moving && castSphereBox(sa, m, box, cast)) hit = 2;
         }

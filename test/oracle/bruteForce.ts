@@ -5,7 +5,8 @@
  * Independent of the pipeline's own machinery:
  *  - bodies are found with bitecs queries (`[Position, Sphere]`, `[Position, Box]`) and `hasComponent`,
  *    not with the physics instance's flag bytes, maxEid, grids or candidate-pair lists;
- *  - every sphere–box and sphere–sphere pair is tested (O(n²), no broadphase);
+ *  - every sphere–box and sphere–sphere pair is tested, and every box–box pair where at least one of
+ *    the two boxes has a Velocity component (O(n²), no broadphase; `a` the lower id);
  *  - filters are read from the CollisionFilter component when present, else the documented defaults
  *    (group 1, mask 0xffffffff);
  *  - began/persisting/ended are tracked here from our own observers of body removal.
@@ -18,9 +19,11 @@
  */
 import { hasComponent, observe, onRemove, query, type World } from 'bitecs';
 import {
+  castBoxBox,
   castSphereBox,
   castSphereSphere,
   ContactFlags,
+  contactBoxBox,
   contactSphereBox,
   contactSphereSphere,
   EndedFlags,
@@ -106,6 +109,57 @@ function bodies(world: World, terms: object[]): number[] {
   return Array.from(query(world, terms)).sort((x, y) => x - y);
 }
 
+/** The contact of a pair as the list holds it: the static contact, or the cast's with its point moved with b to the time of impact. */
+function listed(
+  p: PhysicsView, a: number, b: number, swept: boolean, contact: ContactResult, cast: CastResult, mB: Vec3,
+): ExpectedContact {
+  const { world, components: c } = p;
+  const r = swept ? cast : contact;
+  const toi = swept ? cast.toi : 0;
+  const sensor = hasComponent(world, a, c.Sensor) || hasComponent(world, b, c.Sensor);
+  return {
+    a,
+    b,
+    nx: r.normal.x,
+    ny: r.normal.y,
+    nz: r.normal.z,
+    depth: swept ? 0 : contact.depth,
+    px: r.point.x + toi * mB.x,
+    py: r.point.y + toi * mB.y,
+    pz: r.point.z + toi * mB.z,
+    toi,
+    flags: sensor ? ContactFlags.SENSOR : 0,
+  };
+}
+
+/**
+ * Box–box contacts: every pair of boxes (a < b) of which at least one has a Velocity component,
+ * filters both ways; the static contact, else the cast with the relative motion.
+ */
+function boxBoxContacts(p: PhysicsView, boxes: number[], contact: ContactResult, cast: CastResult): ExpectedContact[] {
+  const { world, components: c } = p;
+  const out: ExpectedContact[] = [];
+  for (const a of boxes) {
+    for (const b of boxes) {
+      if (b <= a) continue;
+      if (!hasComponent(world, a, c.Velocity) && !hasComponent(world, b, c.Velocity)) continue;
+      const [ga, ma] = filterOf(p, a);
+      const [gb, mb] = filterOf(p, b);
+      if ((ga & mb) === 0 || (gb & ma) === 0) continue;
+      const mA = motionOf(p, a);
+      const mB = motionOf(p, b);
+      const rel = { x: mA.x - mB.x, y: mA.y - mB.y, z: mA.z - mB.z };
+      const ba = boxOf(p, a);
+      const bb = boxOf(p, b);
+      let swept = false;
+      let hit = contactBoxBox(ba, bb, contact);
+      if (!hit && (rel.x !== 0 || rel.y !== 0 || rel.z !== 0)) swept = hit = castBoxBox(ba, rel, bb, cast);
+      if (hit) out.push(listed(p, a, b, swept, contact, cast, mB));
+    }
+  }
+  return out;
+}
+
 /**
  * The contacts of the coming tick for the current state of the world, sorted by (a, b), with the
  * SENSOR flag only (BEGAN/PERSISTING come from a `BruteForceTracker`).
@@ -140,26 +194,12 @@ export function bruteForceContacts(p: PhysicsView): ExpectedContact[] {
         hit = contactSphereBox(sa, bb, contact);
         if (!hit && moving) swept = hit = castSphereBox(sa, rel, bb, cast);
       }
-      if (!hit) continue;
-      const r = swept ? cast : contact;
-      const toi = swept ? cast.toi : 0;
-      const sensor = hasComponent(world, a, c.Sensor) || hasComponent(world, b, c.Sensor);
-      out.push({
-        a,
-        b,
-        nx: r.normal.x,
-        ny: r.normal.y,
-        nz: r.normal.z,
-        depth: swept ? 0 : contact.depth,
-        px: r.point.x + toi * mB.x,
-        py: r.point.y + toi * mB.y,
-        pz: r.point.z + toi * mB.z,
-        toi,
-        flags: sensor ? ContactFlags.SENSOR : 0,
-      });
+      if (hit) out.push(listed(p, a, b, swept, contact, cast, mB));
     }
   }
-  return out;
+  out.push(...boxBoxContacts(p, boxes, contact, cast));
+  // A sphere pair's a is a sphere, a box pair's a box: (a, b) keys are distinct.
+  return out.sort((x, y) => x.a - y.a || x.b - y.b);
 }
 
 /**

@@ -185,9 +185,19 @@ const randomQuat: fc.Arbitrary<QuatTuple> = fc
   .filter(([x, y, z, w]) => x * x + y * y + z * z + w * w > 1e-3)
   .map(([x, y, z, w]) => [x, y, z, w]);
 
-/** A scenario on an integer lattice (exact touching) or with arbitrary floats. */
-export function scenarioArb(options: { maxBodies?: number; maxTicks?: number; lattice?: boolean; range?: number } = {}): fc.Arbitrary<Scenario> {
+/**
+ * A scenario on an integer lattice (exact touching) or with arbitrary floats. `boxes`: the share of
+ * boxes among the bodies (default 1/3; moving and static alike).
+ */
+export function scenarioArb(
+  options: { maxBodies?: number; maxTicks?: number; lattice?: boolean; range?: number; boxes?: number } = {},
+): fc.Arbitrary<Scenario> {
   const maxBodies = options.maxBodies ?? 12;
+  const boxWeight = Math.round(12 * (options.boxes ?? 1 / 3));
+  const shape = fc.oneof(
+    { weight: 12 - boxWeight, arbitrary: fc.constant<'sphere' | 'box'>('sphere') },
+    { weight: boxWeight, arbitrary: fc.constant<'sphere' | 'box'>('box') },
+  );
   const maxTicks = options.maxTicks ?? 6;
   const range = options.range ?? 4;
   return (options.lattice !== undefined ? fc.constant(options.lattice) : fc.boolean()).chain((lattice) => {
@@ -218,7 +228,7 @@ export function scenarioArb(options: { maxBodies?: number; maxTicks?: number; la
         );
         const bits = fc.option(fc.constantFrom(1, 2, 3, 0xffffffff), { freq: 3 });
         const base: fc.Arbitrary<BodySpec> = fc.record({
-          shape: fc.constantFrom<'sphere' | 'box'>('sphere', 'sphere', 'box'),
+          shape,
           position: v3(coord),
           velocity: vel,
           radius: size,
