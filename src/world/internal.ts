@@ -8,6 +8,7 @@ import type { Grid } from '../broadphase/grid.js';
 import type { SizeStats } from '../broadphase/policy.js';
 import type { QueryOut } from '../broadphase/query.js';
 import { PhysicsInputError } from './errors.js';
+import type { ResponseState } from './response/state.js';
 import type { IdList, PairList, Physics } from './types.js';
 
 /** The key of the internal state on a physics instance. */
@@ -55,6 +56,14 @@ export interface PhysicsInternal {
   touching: IdList;
   /** Scratch: entities touching this tick. */
   touchingNext: IdList;
+  /** Gravity of dynamic bodies (x, y, z; length units per second²). */
+  gravity: Float64Array;
+  /** Impacts resolved per dynamic body per tick. */
+  maxIterations: number;
+  /** Entities holding the Response component (the response runs only when > 0). */
+  responseCount: number;
+  /** Buffers of the collision response (created at its first tick). */
+  response: ResponseState | null;
   unobserve: Array<() => void>;
   /** Set by `destroyPhysics`: every helper and step then throws. */
   destroyed: boolean;
