@@ -28,12 +28,25 @@ import { internalsOf } from '../internal.js';
 import { BodyFlags, ContactFlags, type Physics } from '../types.js';
 import { heapPush } from './heap.js';
 import { isRecorded, recordContact, REC_IN, RI_DEPTH, RI_NX, RI_PX, RI_TOI } from './records.js';
+import { C_REST, CONFIG } from './react.js';
+import { addConstraint } from './solver.js';
 import { R_CASTS, reserveEvents, type ResponseState } from './state.js';
 
 const { SPHERE, BOX, MOVING, SENSOR } = BodyFlags;
 
 /** A touch approaching slower than this fraction of the relative speed is not an impact. */
 export const APPROACH_EPS = 1e-12;
+/**
+ * Start-of-tick gap (fraction of the sphere's radius) within which a pair goes to the start-of-tick
+ * solve as a resting contact (as well as being cast exactly).
+ */
+export const REST_SKIN = 1e-4;
+/**
+ * With gravity, two dynamic spheres touching and approaching slower than this fraction of the rest
+ * speed (two ticks of gravity) are a resting touch too (what the start-of-tick solve leaves: at
+ * most 2e-4 × g dt² of sinking per tick).
+ */
+export const REST_TOL = 1e-4;
 /** Values of `ResponseState.state`. */
 export const DYNAMIC = 1, FROZEN = 2;
 
@@ -51,6 +64,16 @@ const best = new Float64Array(8);
 const B_TIME = 0, B_PARTNER = 1, B_N = 2, B_P = 5;
 /** Whether a start-of-tick overlap may push the sphere out in this pass. */
 let pushing = true;
+/** Start-of-tick contacts listed before this prediction (a push-out pass lists them again). */
+let conStart = 0;
+/** Whether touches at time 0 are collected for the start-of-tick solve (the first predictions). */
+export const COLLECT = new Uint8Array(1);
+/** Normal of a collected touch. */
+const touchN = new Float64Array(3);
+
+function len(v: ScratchVec3): number {
+  return Math.sqrt(v.x * v.x + v.y * v.y + v.z * v.z);
+}
 
 /** Loads the partner's shape at time T into `sphereX` or `box`, and its velocity into `partnerV`. */
 function loadPartner(physics: Physics, s: ResponseState, x: number, now: number): void {
@@ -174,10 +197,23 @@ function castPartner(physics: Physics, s: ResponseState, a: number, x: number, n
     if (now === 0 && pushing && s.state[x] === 0 && sensor === 0 && pushOut(physics, s, a, x, sensor)) return true;
     const n = cast.normal;
     const vn = rx * n.x + ry * n.y + rz * n.z;
-    if (sensor !== 0 || vn >= -APPROACH_EPS * Math.sqrt(rx * rx + ry * ry + rz * rz)) {
+    if (now === 0 && COLLECT[0] === 1 && sensor === 0 && (s.state[x] !== DYNAMIC || a < x)) {
+      touchN[0] = n.x;
+      touchN[1] = n.y;
+      touchN[2] = n.z;
+      addConstraint(s, a, x, touchN);
+    }
+    if (sensor !== 0 || vn >= -(APPROACH_EPS * Math.sqrt(rx * rx + ry * ry + rz * rz) + (s.state[x] === DYNAMIC ? REST_TOL * CONFIG[C_REST] : 0))) {
       recordTouch(s, a, x, xSphere, now, sensor);
       return false;
     }
+  }
+  if (u > 0 && now === 0 && COLLECT[0] === 1 && sensor === 0 && (s.state[x] !== DYNAMIC || a < x) && u * len(motion) <= REST_SKIN * sphereA.radius) {
+    // Within the rest skin at the start of the tick: a resting contact for the solve as well.
+    touchN[0] = cast.normal.x;
+    touchN[1] = cast.normal.y;
+    touchN[2] = cast.normal.z;
+    addConstraint(s, a, x, touchN);
   }
   const te = u === 0 ? now : now + u * (1 - now);
   if (te > best[B_TIME] || (te === best[B_TIME] && x > best[B_PARTNER])) return false;
@@ -203,6 +239,7 @@ function scan(physics: Physics, s: ResponseState, a: number, now: number): boole
   sphereA.radius = physics.components.Sphere.radius[a];
   best[B_TIME] = 2;
   best[B_PARTNER] = 0;
+  s.conCount = conStart;
   const query = internalsOf(physics).query;
   const n = query.count;
   for (let k = 0; k < n; k++) {
@@ -235,6 +272,7 @@ function pushBest(s: ResponseState, a: number): void {
  */
 export function predict(physics: Physics, s: ResponseState, a: number, clock: Float64Array): void {
   const now = clock[0];
+  conStart = s.conCount;
   // At most three push-outs (overlaps at the start of the tick), then predict from where it is.
   let pass = 0;
   do pushing = pass++ < 3;

@@ -14,12 +14,16 @@
  * @module
  */
 import { ResponseMode } from '../../../components/index.js';
+import { WHOLE_TICK } from '../../broadphase/cells.js';
+import { gridQuerySlice } from '../../broadphase/query.js';
+import { BOUNDS_PAD } from '../bodies.js';
 import { PhysicsInputError } from '../errors.js';
 import { contactListCreate } from '../lists.js';
 import { internalsOf } from '../internal.js';
 import { BodyFlags, ContactFlags, type ContactList, type Physics } from '../types.js';
 import { heapPop } from './heap.js';
-import { DYNAMIC, FROZEN, predict } from './predict.js';
+import { COLLECT, DYNAMIC, FROZEN, predict } from './predict.js';
+import { solveContacts } from './solver.js';
 import { C_REST, CONFIG, reactObstacle, reactPair } from './react.js';
 import { clearRecords, mergeRecords, recordContact, REC_IN, RI_DEPTH, RI_NX, RI_PX, RI_TOI } from './records.js';
 import { R_BODIES, R_EVENTS, R_FROZEN, R_IMPACTS, responseReserveBodies, responseStateCreate, type ResponseState } from './state.js';
@@ -35,6 +39,8 @@ export function isDynamic(f: number): boolean {
 
 /** The current event time (a typed slot: no boxed number between functions). */
 const clock = new Float64Array(1);
+/** Bounds of a frozen body's neighbourhood query. */
+const nearBounds = new Float64Array(6);
 /** Obstacle velocity at the current event. */
 const w = new Float64Array(3);
 
@@ -94,6 +100,36 @@ function advance(physics: Physics, s: ResponseState, a: number): void {
   p.z[a] += v.z[a] * k;
 }
 
+/**
+ * Predicts again the dynamic bodies whose paths may reach `a`, which just froze (stopped for the rest
+ * of the tick): their predictions assumed it moving on. Their grid items cover their whole paths.
+ */
+function wakeNeighbours(physics: Physics, s: ResponseState, a: number): void {
+  const internal = internalsOf(physics);
+  const grid = internal.dynamicGrid;
+  if (grid.count === 0) return;
+  const p = physics.components.Position;
+  const r = physics.components.Sphere.radius[a];
+  const x = p.x[a], y = p.y[a], z = p.z[a];
+  const pad = BOUNDS_PAD * (1 + Math.abs(x) + Math.abs(y) + Math.abs(z) + 3 * r);
+  nearBounds[0] = x - r - pad;
+  nearBounds[1] = y - r - pad;
+  nearBounds[2] = z - r - pad;
+  nearBounds[3] = x + r + pad;
+  nearBounds[4] = y + r + pad;
+  nearBounds[5] = z + r + pad;
+  const near = s.near;
+  near.count = 0;
+  gridQuerySlice(grid, near, nearBounds, 0, WHOLE_TICK);
+  for (let k = 0; k < near.count; k++) {
+    const b = near.ids[k];
+    if (b === a || s.state[b] !== DYNAMIC) continue;
+    advance(physics, s, b);
+    s.version[b]++;
+    predict(physics, s, b, clock);
+  }
+}
+
 /** Marks `a` changed by an impact: new version, one more iteration, frozen at the cap; predicts it again. */
 function changed(physics: Physics, s: ResponseState, a: number): void {
   s.version[a]++;
@@ -101,6 +137,7 @@ function changed(physics: Physics, s: ResponseState, a: number): void {
   if (++s.iterations[a] >= internalsOf(physics).maxIterations) {
     s.state[a] = FROZEN;
     s.work[R_FROZEN]++;
+    wakeNeighbours(physics, s, a);
     return;
   }
   predict(physics, s, a, clock);
@@ -188,7 +225,19 @@ export function resolveResponse(physics: Physics): void {
   collectBodies(physics, s);
   s.work[R_BODIES] = s.bodyCount;
   clock[0] = 0;
+  s.conCount = 0;
+  COLLECT[0] = 1;
   for (let i = 0; i < s.bodyCount; i++) predict(physics, s, s.bodies[i], clock);
+  COLLECT[0] = 0;
+  if (solveContacts(physics, s)) {
+    for (let i = 0; i < s.bodyCount; i++) {
+      const a = s.bodies[i];
+      if (s.solved[a] === 0) continue;
+      s.solved[a] = 0;
+      s.version[a]++;
+      predict(physics, s, a, clock);
+    }
+  }
   for (let e = heapPop(s); e >= 0; e = heapPop(s)) {
     s.work[R_EVENTS]++;
     processEvent(physics, s, e);

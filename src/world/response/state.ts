@@ -7,6 +7,8 @@
  * @module
  */
 
+import { queryOutCreate, type QueryOut } from '../../broadphase/query.js';
+
 /** Per-body slots of `ResponseState.planes`: up to two slide planes (unit normals) per body per tick. */
 export const PLANE_SLOTS = 6;
 
@@ -54,9 +56,21 @@ export interface ResponseState {
   ownerCount: number;
   /** Scratch: one owner's records, sorted by b. */
   sorted: Int32Array;
+  /** Start-of-tick touching contacts (solver.ts): body, partner, normal (partner → body), impulse, target. */
+  conA: Int32Array;
+  conB: Int32Array;
+  conF: Float64Array;
+  conCount: number;
+  /** Per body: 1 when the start-of-tick solve changed its velocity. */
+  solved: Uint8Array;
+  /** Dynamic bodies near a body that froze (its own query buffer: predictions use the instance's). */
+  near: QueryOut;
   /** Work of the last tick: slots `R_*`. */
   work: Float64Array;
 }
+
+/** Constraint float slots (CON_SLOTS per contact): nx ny nz, accumulated impulse, target normal speed, inverse mass sum. */
+export const CON_SLOTS = 6;
 
 /** Record float slots (REC_SLOTS per record): nx ny nz depth px py pz toi. */
 export const REC_SLOTS = 8;
@@ -104,6 +118,12 @@ export function responseStateCreate(capacity: number): ResponseState {
     owners: new Int32Array(n),
     ownerCount: 0,
     sorted: new Int32Array(n),
+    conA: new Int32Array(n),
+    conB: new Int32Array(n),
+    conF: new Float64Array(CON_SLOTS * n),
+    conCount: 0,
+    solved: new Uint8Array(capacity),
+    near: queryOutCreate(),
     work: new Float64Array(5),
   };
 }
@@ -131,6 +151,7 @@ export function responseReserveBodies(s: ResponseState, maxEid: number): void {
     s.planeCount = grow(s.planeCount, cap);
     s.planes = grow(s.planes, cap * PLANE_SLOTS);
     s.head = grow(s.head, cap, -1);
+    s.solved = grow(s.solved, cap);
     s.capacity = cap;
   }
   let b = s.bodies.length;
@@ -165,4 +186,13 @@ export function reserveRecord(s: ResponseState): void {
   s.recNext = grow(s.recNext, cap);
   s.owners = grow(s.owners, cap);
   s.sorted = grow(s.sorted, cap);
+}
+
+/** Makes room for one more start-of-tick contact. */
+export function reserveConstraint(s: ResponseState): void {
+  if (s.conCount < s.conA.length) return;
+  const cap = 2 * s.conA.length;
+  s.conA = grow(s.conA, cap);
+  s.conB = grow(s.conB, cap);
+  s.conF = grow(s.conF, CON_SLOTS * cap);
 }
