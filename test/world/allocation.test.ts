@@ -41,6 +41,8 @@ describe('allocation', () => {
   const withComponent = measure({ spheres: 1000 });
   const withoutComponent = measure({ spheres: 1000, contactComponent: false });
   const movingBoxes = measure({ spheres: 1000, contactComponent: false, sphereSphere: true, movingBoxes: true });
+  const response = measure({ spheres: 1000, contactComponent: false, sphereSphere: true, response: true });
+  response.catch(() => undefined);
   // Rejections are reported by the tests that await them, not as unhandled.
   withComponent.catch(() => undefined);
   withoutComponent.catch(() => undefined);
@@ -74,6 +76,14 @@ describe('allocation', () => {
     // Full ticks: bounded by bitecs's cost per structural change (≤ 2 per pair event).
     expect(r.pairEventsPerTick).toBeGreaterThan(0);
     expect(perEvent).toBeLessThan(1200);
+  });
+
+  it(`every sphere dynamic (collision response, BOUNCE, sphere–sphere) allocates nothing: < ${BOUND} B/tick`, async () => {
+    const r = await response;
+    report(`[allocation] response (every sphere BOUNCE e = 1, sphere–sphere), contactComponent: false: tick ${f(r.tick)}; broadphase ${f(r.broadphase)}; narrowphase with the response ${f(r.narrowphase)}`);
+    expect(r.tick.gcsInBestWindow).toBe(0);
+    expect(r.tick.bytesPerCall).toBeLessThan(BOUND);
+    expect(r.narrowphase.bytesPerCall).toBeLessThan(BOUND);
   });
 
   it('the measurement itself is sound: a known allocation is seen, integration alone measures ~0 B/call', async () => {

@@ -62,6 +62,8 @@ const partnerV = new Float64Array(3);
 /** The best event so far: time, partner, normal, world point. */
 const best = new Float64Array(8);
 const B_TIME = 0, B_PARTNER = 1, B_N = 2, B_P = 5;
+/** The time the current prediction starts from (a typed slot: no boxed number between functions). */
+const NOW = new Float64Array(1);
 /** Whether a start-of-tick overlap may push the sphere out in this pass. */
 let pushing = true;
 /** Start-of-tick contacts listed before this prediction (a push-out pass lists them again). */
@@ -71,12 +73,9 @@ export const COLLECT = new Uint8Array(1);
 /** Normal of a collected touch. */
 const touchN = new Float64Array(3);
 
-function len(v: ScratchVec3): number {
-  return Math.sqrt(v.x * v.x + v.y * v.y + v.z * v.z);
-}
-
 /** Loads the partner's shape at time T into `sphereX` or `box`, and its velocity into `partnerV`. */
-function loadPartner(physics: Physics, s: ResponseState, x: number, now: number): void {
+function loadPartner(physics: Physics, s: ResponseState, x: number): void {
+  const now = NOW[0];
   const { Position: p, Velocity: v } = physics.components;
   const f = internalsOf(physics).flags[x];
   const st = s.state[x];
@@ -110,7 +109,8 @@ function loadPartner(physics: Physics, s: ResponseState, x: number, now: number)
 }
 
 /** Queries both grids with the bounds of `a`'s remaining path into `internal.query`. */
-function queryPath(physics: Physics, a: number, now: number): void {
+function queryPath(physics: Physics, a: number): void {
+  const now = NOW[0];
   const internal = internalsOf(physics);
   const { Position: p, Velocity: v, Sphere: sp } = physics.components;
   const t = (1 - now) * physics.dt;
@@ -161,7 +161,7 @@ function pushOut(physics: Physics, s: ResponseState, a: number, x: number, flags
 }
 
 /** Records a touch of `a` and `x` at time `now` from `cast` (toi 0). */
-function recordTouch(s: ResponseState, a: number, x: number, xSphere: boolean, now: number, flags: number): void {
+function recordTouch(s: ResponseState, a: number, x: number, xSphere: boolean, flags: number): void {
   REC_IN[RI_NX] = cast.normal.x;
   REC_IN[RI_NX + 1] = cast.normal.y;
   REC_IN[RI_NX + 2] = cast.normal.z;
@@ -169,7 +169,7 @@ function recordTouch(s: ResponseState, a: number, x: number, xSphere: boolean, n
   REC_IN[RI_PX] = cast.point.x;
   REC_IN[RI_PX + 1] = cast.point.y;
   REC_IN[RI_PX + 2] = cast.point.z;
-  REC_IN[RI_TOI] = now;
+  REC_IN[RI_TOI] = NOW[0];
   recordContact(s, a, x, xSphere, flags);
 }
 
@@ -177,12 +177,13 @@ function recordTouch(s: ResponseState, a: number, x: number, xSphere: boolean, n
  * Casts `a` (at its pose at time `now`) against candidate `x`; keeps the earliest impact in `best`.
  * Returns true when `a` was pushed out of an overlap (the caller predicts again).
  */
-function castPartner(physics: Physics, s: ResponseState, a: number, x: number, now: number): boolean {
+function castPartner(physics: Physics, s: ResponseState, a: number, x: number): boolean {
+  const now = NOW[0];
   const flags = internalsOf(physics).flags;
   const sensor = ((flags[a] | flags[x]) & SENSOR) !== 0 ? ContactFlags.SENSOR : 0;
   const xSphere = (flags[x] & SPHERE) !== 0;
   if (sensor !== 0 && isRecorded(s, a, x, xSphere)) return false;
-  loadPartner(physics, s, x, now);
+  loadPartner(physics, s, x);
   const v = physics.components.Velocity;
   const rx = v.x[a] - partnerV[0], ry = v.y[a] - partnerV[1], rz = v.z[a] - partnerV[2];
   const t = (1 - now) * physics.dt;
@@ -204,11 +205,11 @@ function castPartner(physics: Physics, s: ResponseState, a: number, x: number, n
       addConstraint(s, a, x, touchN);
     }
     if (sensor !== 0 || vn >= -(APPROACH_EPS * Math.sqrt(rx * rx + ry * ry + rz * rz) + (s.state[x] === DYNAMIC ? REST_TOL * CONFIG[C_REST] : 0))) {
-      recordTouch(s, a, x, xSphere, now, sensor);
+      recordTouch(s, a, x, xSphere, sensor);
       return false;
     }
   }
-  if (u > 0 && now === 0 && COLLECT[0] === 1 && sensor === 0 && (s.state[x] !== DYNAMIC || a < x) && u * len(motion) <= REST_SKIN * sphereA.radius) {
+  if (u > 0 && now === 0 && COLLECT[0] === 1 && sensor === 0 && (s.state[x] !== DYNAMIC || a < x) && u * u * (motion.x * motion.x + motion.y * motion.y + motion.z * motion.z) <= REST_SKIN * REST_SKIN * sphereA.radius * sphereA.radius) {
     // Within the rest skin at the start of the tick: a resting contact for the solve as well.
     touchN[0] = cast.normal.x;
     touchN[1] = cast.normal.y;
@@ -230,9 +231,9 @@ function castPartner(physics: Physics, s: ResponseState, a: number, x: number, n
 }
 
 /** One pass over `a`'s candidates; returns true when `a` was pushed out (predict again). */
-function scan(physics: Physics, s: ResponseState, a: number, now: number): boolean {
+function scan(physics: Physics, s: ResponseState, a: number): boolean {
   const p = physics.components.Position;
-  queryPath(physics, a, now);
+  queryPath(physics, a);
   sphereA.center.x = p.x[a];
   sphereA.center.y = p.y[a];
   sphereA.center.z = p.z[a];
@@ -244,7 +245,7 @@ function scan(physics: Physics, s: ResponseState, a: number, now: number): boole
   const n = query.count;
   for (let k = 0; k < n; k++) {
     const x = query.ids[k];
-    if (mayTouch(physics, a, x) && castPartner(physics, s, a, x, now)) return true;
+    if (mayTouch(physics, a, x) && castPartner(physics, s, a, x)) return true;
   }
   return false;
 }
@@ -271,11 +272,11 @@ function pushBest(s: ResponseState, a: number): void {
  * local time), and queues it; records the touches found on the way.
  */
 export function predict(physics: Physics, s: ResponseState, a: number, clock: Float64Array): void {
-  const now = clock[0];
+  NOW[0] = clock[0];
   conStart = s.conCount;
   // At most three push-outs (overlaps at the start of the tick), then predict from where it is.
   let pass = 0;
   do pushing = pass++ < 3;
-  while (scan(physics, s, a, now));
+  while (scan(physics, s, a));
   if (best[B_TIME] <= 1) pushBest(s, a);
 }

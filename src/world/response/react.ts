@@ -23,19 +23,21 @@ export const C_REST = 0;
 /** Working vector: the relative velocity being reacted. */
 const u = new Float64Array(3);
 
-/** Restitution of `eid`, clamped to [0, 1]. */
-function restitutionOf(physics: Physics, eid: number): number {
+/** Writes the restitution of `eid`, clamped to [0, 1], to `out[k]` (typed slots: no boxed return). */
+export function restitutionOf(physics: Physics, eid: number, out: Float64Array, k: number): void {
   const e = physics.components.Response.restitution[eid];
-  return e > 0 ? (e < 1 ? e : 1) : 0;
+  out[k] = e > 0 ? (e < 1 ? e : 1) : 0;
 }
 
-/** Mass of `eid`: Response.mass, or radius³ when 0 (1 for radius 0). */
-function inverseMass(physics: Physics, eid: number): number {
+/** Writes the inverse mass of `eid` (Response.mass, or radius³ when 0; 1 for radius 0) to `out[k]`. */
+export function inverseMass(physics: Physics, eid: number, out: Float64Array, k: number): void {
   const m = physics.components.Response.mass[eid];
-  if (m > 0) return 1 / m;
   const r = physics.components.Sphere.radius[eid];
-  return r > 0 ? 1 / (r * r * r) : 1;
+  out[k] = m > 0 ? 1 / m : r > 0 ? 1 / (r * r * r) : 1;
 }
+
+/** Scratch slots: restitutions and inverse masses of a pair. */
+const pair = new Float64Array(4);
 
 /** Removes from `u` its component into plane `o` of `planes` (unit normal). */
 function dotPlane(planes: Float64Array, o: number): number {
@@ -107,7 +109,8 @@ export function reactObstacle(physics: Physics, s: ResponseState, a: number, e: 
     return;
   }
   if (un >= 0) return;
-  const e1 = mode === ResponseMode.BOUNCE && -un >= CONFIG[C_REST] ? restitutionOf(physics, a) : 0;
+  restitutionOf(physics, a, pair, 0);
+  const e1 = mode === ResponseMode.BOUNCE && -un >= CONFIG[C_REST] ? pair[0] : 0;
   if (e1 === 0) slide(s, a, n, o);
   else {
     const k = (1 + e1) * un;
@@ -127,9 +130,12 @@ export function reactPair(physics: Physics, s: ResponseState, a: number, b: numb
   const nx = s.evN[o], ny = s.evN[o + 1], nz = s.evN[o + 2];
   const un = (v.x[a] - v.x[b]) * nx + (v.y[a] - v.y[b]) * ny + (v.z[a] - v.z[b]) * nz;
   if (!(un < 0)) return;
-  const ea = restitutionOf(physics, a), eb = restitutionOf(physics, b);
+  restitutionOf(physics, a, pair, 0);
+  restitutionOf(physics, b, pair, 1);
+  inverseMass(physics, a, pair, 2);
+  inverseMass(physics, b, pair, 3);
+  const ea = pair[0], eb = pair[1], ia = pair[2], ib = pair[3];
   const e1 = -un >= CONFIG[C_REST] ? (ea > eb ? ea : eb) : 0;
-  const ia = inverseMass(physics, a), ib = inverseMass(physics, b);
   const j = (-(1 + e1) * un) / (ia + ib);
   const ja = j * ia, jb = j * ib;
   v.x[a] += ja * nx;

@@ -14,7 +14,7 @@ import { ResponseMode } from '../../../components/index.js';
 import { internalsOf } from '../internal.js';
 import { BodyFlags, type Physics } from '../types.js';
 import { DYNAMIC } from './predict.js';
-import { C_REST, CONFIG } from './react.js';
+import { C_REST, CONFIG, inverseMass, restitutionOf } from './react.js';
 import { CON_SLOTS, reserveConstraint, type ResponseState } from './state.js';
 
 /** Most sweeps over the contacts per tick. */
@@ -42,17 +42,8 @@ export function addConstraint(s: ResponseState, a: number, x: number, n: Float64
   s.conF[o + 2] = n[2];
 }
 
-function inverseMassOf(physics: Physics, eid: number): number {
-  const m = physics.components.Response.mass[eid];
-  if (m > 0) return 1 / m;
-  const r = physics.components.Sphere.radius[eid];
-  return r > 0 ? 1 / (r * r * r) : 1;
-}
-
-function restitutionOf(physics: Physics, eid: number): number {
-  const e = physics.components.Response.restitution[eid];
-  return e > 0 ? (e < 1 ? e : 1) : 0;
-}
+/** Scratch slots: restitutions and inverse masses of a pair. */
+const pair = new Float64Array(4);
 
 /** Loads the velocity of partner `x` into `w` (0 when static). */
 function loadW(physics: Physics, s: ResponseState, x: number): void {
@@ -80,15 +71,17 @@ function prepare(physics: Physics, s: ResponseState): void {
       s.solved[a] = 1;
       vn = -(w[0] * nx + w[1] * ny + w[2] * nz);
     }
-    let e = 0;
-    if (dyn) {
-      const ea = restitutionOf(physics, a), eb = restitutionOf(physics, x);
-      e = ea > eb ? ea : eb;
-    } else if (mode[a] === ResponseMode.BOUNCE) e = restitutionOf(physics, a);
+    restitutionOf(physics, a, pair, 0);
+    pair[1] = 0;
+    if (dyn) restitutionOf(physics, x, pair, 1);
+    inverseMass(physics, a, pair, 2);
+    pair[3] = 0;
+    if (dyn) inverseMass(physics, x, pair, 3);
+    const e = dyn ? (pair[0] > pair[1] ? pair[0] : pair[1]) : mode[a] === ResponseMode.BOUNCE ? pair[0] : 0;
     if (-vn > scale[0]) scale[0] = -vn;
     s.conF[o + 3] = 0;
     s.conF[o + 4] = vn < -rest ? -e * vn : 0;
-    s.conF[o + 5] = inverseMassOf(physics, a) + (dyn ? inverseMassOf(physics, x) : 0);
+    s.conF[o + 5] = pair[2] + pair[3];
   }
 }
 
@@ -109,7 +102,8 @@ function sweep(physics: Physics, s: ResponseState, backward: boolean): void {
     const d = next - acc;
     if (d === 0) continue;
     s.conF[o + 3] = next;
-    const ia = inverseMassOf(physics, a);
+    inverseMass(physics, a, pair, 2);
+    const ia = pair[2];
     const dv = (d < 0 ? -d : d) * ia;
     if (dv > scale[1]) scale[1] = dv;
     v.x[a] += d * ia * nx;
@@ -117,7 +111,8 @@ function sweep(physics: Physics, s: ResponseState, backward: boolean): void {
     v.z[a] += d * ia * nz;
     s.solved[a] = 1;
     if (s.state[x] !== DYNAMIC) continue;
-    const ix = inverseMassOf(physics, x);
+    inverseMass(physics, x, pair, 3);
+    const ix = pair[3];
     v.x[x] -= d * ix * nx;
     v.y[x] -= d * ix * ny;
     v.z[x] -= d * ix * nz;
