@@ -1,11 +1,14 @@
 /**
  * A minimal bitecs game loop with bitecs-collide.
  *
- * - The physics systems run in a bitecs `pipe`: broadphase → narrowphase → our bounce system →
- *   integration. The bounce system reads the Contact component (each touching entity's primary
- *   contact; the normal points toward the entity) and reflects the velocity of spheres moving into
- *   a box: v ← v − 2 (v·n) n. It runs before integration, so a sphere bounces in the tick in which
- *   it would have reached the wall (continuous detection: no tunnelling even at high speed).
+ * - The balls are dynamic bodies: `addSphere(…, { response: 'bounce', restitution })` gives them the
+ *   Response component, and the physics moves them, bounces them off the walls, the pillar and each
+ *   other at the exact time of impact (several impacts per tick if need be), under gravity
+ *   (`createPhysics` option). A player sphere with `response: 'slide'` slides along walls.
+ * - The physics systems run in a bitecs `pipe`: broadphase (gravity first) → narrowphase (contacts,
+ *   and the response, which moves dynamic bodies through their impacts) → our counting system, which
+ *   reads the Contact component (each touching entity's primary contact) → integration of the
+ *   bodies without Response (none here).
  * - A fixed stepper (`createFixedStepper` / `fixedStepAdvance`) turns variable frame times into
  *   whole 1/60 s physics steps and an interpolation factor `alpha` for rendering. Frame times are
  *   simulated here (jittery 60 fps with one 300 ms hitch), so the run is instant and deterministic.
@@ -16,6 +19,7 @@ import { addComponent, createWorld, pipe, query, type World } from 'bitecs';
 import {
   addBox,
   addSphere,
+  ContactFlags,
   createBroadphaseSystem,
   createFixedStepper,
   createIntegrateSystem,
@@ -52,31 +56,30 @@ function addRoom(physics: Physics): void {
 /** Spheres inside the room, clear of the walls and the pillar, with random velocities. */
 function addBalls(physics: Physics, rng: Rng): number[] {
   const ids: number[] = [];
+  const pos = physics.components.Position;
   while (ids.length < SPHERES) {
     const p: [number, number, number] = [rng.range(-8, 8), rng.range(-8, 8), rng.range(-8, 8)];
     if (Math.hypot(p[0], p[2]) < 4.5) continue; // keep away from the pillar
+    if (ids.some((e) => Math.hypot(p[0] - pos.x[e], p[1] - pos.y[e], p[2] - pos.z[e]) < 1.7)) continue; // apart
     const v: [number, number, number] = [rng.range(-12, 12), rng.range(-12, 12), rng.range(-12, 12)];
-    // Spheres are in group 2 and collide with group 1 (the boxes) only.
-    ids.push(addSphere(physics, { position: p, velocity: v, radius: rng.range(0.3, 0.8), group: 2, mask: 1 }));
+    // Dynamic: the physics moves the ball and bounces it (restitution 0.9) off walls and other balls.
+    ids.push(addSphere(physics, { position: p, velocity: v, radius: rng.range(0.3, 0.8), response: 'bounce', restitution: 0.9 }));
   }
   return ids;
 }
 
-/** Our gameplay system: bounce spheres off whatever their primary contact is. Counts bounces. */
-function createBounceSystem(physics: Physics, stats: { bounces: number }) {
-  const { Contact, Sphere, Velocity } = physics.components;
+/** Our gameplay system: counts the impacts that began this tick (the physics already bounced them). */
+function createCountSystem(physics: Physics, stats: { bounces: number }) {
   return (world: World): World => {
-    for (const eid of query(world, [Sphere, Velocity, Contact])) {
-      const nx = Contact.nx[eid], ny = Contact.ny[eid], nz = Contact.nz[eid];
-      const vn = Velocity.x[eid] * nx + Velocity.y[eid] * ny + Velocity.z[eid] * nz;
-      if (vn >= 0) continue; // already moving away
-      Velocity.x[eid] -= 2 * vn * nx;
-      Velocity.y[eid] -= 2 * vn * ny;
-      Velocity.z[eid] -= 2 * vn * nz;
-      stats.bounces++;
-    }
+    const c = physics.contacts;
+    for (let i = 0; i < c.count; i++) if ((c.flags[i] & ContactFlags.BEGAN) !== 0) stats.bounces++;
     return world;
   };
+}
+
+/** A player sphere that slides along walls (collide-and-slide), steered toward the far corner each frame. */
+function addPlayer(physics: Physics): number {
+  return addSphere(physics, { position: [-8, -9.5, -8], velocity: [0, 0, 0], radius: 0.5, response: 'slide' });
 }
 
 /** A deterministic frame-time sequence: ~60 fps with jitter and one long hitch. */
@@ -93,10 +96,11 @@ function inside(physics: Physics, ids: number[]): number {
 
 function main(): void {
   const world = createWorld();
-  const physics = createPhysics(world, { dt: DT });
+  const physics = createPhysics(world, { dt: DT, gravity: [0, -9.81, 0] });
   const rng = createRng(7);
   addRoom(physics);
   const balls = addBalls(physics, rng);
+  const player = addPlayer(physics);
   // A tag of our own on the balls, to show that game components live alongside ours.
   const Ball = {};
   for (const eid of balls) addComponent(world, eid, Ball);
@@ -105,7 +109,7 @@ function main(): void {
   const tick = pipe(
     createBroadphaseSystem(physics),
     createNarrowphaseSystem(physics),
-    createBounceSystem(physics, stats),
+    createCountSystem(physics, stats),
     createIntegrateSystem(physics),
   );
   const stepper = createFixedStepper({ dt: DT, maxSubSteps: 5 });
@@ -121,6 +125,9 @@ function main(): void {
     simTime += elapsed;
     steps += fixedStepAdvance(stepper, elapsed, () => {
       prevX = Position.x[watched];
+      // Input: the player pushes toward +x +z (into the pillar and then the walls: it slides along them).
+      Velocity.x[player] = 6;
+      Velocity.z[player] = 4;
       tick(world);
     });
     // Rendering would draw previous + alpha · (current − previous):
@@ -134,11 +141,12 @@ function main(): void {
       nextReport++;
     }
   }
-  const kept = inside(physics, balls);
+  const kept = inside(physics, [...balls, player]);
   console.log(`game-loop: ${FRAMES} frames, ${steps} steps, dropped ${stepper.droppedTime.toFixed(3)} s after the hitch, ${stats.bounces} bounces`);
-  console.log(`game-loop: balls inside the room: ${kept}/${balls.length}`);
+  console.log(`game-loop: player at (${Position.x[player].toFixed(3)}, ${Position.y[player].toFixed(3)}, ${Position.z[player].toFixed(3)}) sliding along the walls`);
+  console.log(`game-loop: balls inside the room: ${kept - 1}/${balls.length}`);
   console.log(`game-loop: state hash ${hashPhysicsState(physics)}`);
-  if (kept !== balls.length) process.exitCode = 1;
+  if (kept !== balls.length + 1) process.exitCode = 1;
 }
 
 main();

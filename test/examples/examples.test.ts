@@ -18,13 +18,14 @@ function runExample(name: string): string {
 }
 
 describe('examples', () => {
-  it('game-loop.ts: pipe of systems, bounce system, fixed stepper; no ball escapes', () => {
+  it('game-loop.ts: pipe of systems, built-in response (bouncing balls, a sliding player), fixed stepper; no ball escapes', () => {
     const out = runExample('game-loop.ts');
     expect(out).toMatch(/^game-loop: 60 balls in a room/);
     expect(out).toMatch(/t=1\.\d\d s {2}frame \d+ {2}steps \d+/);
     const bounces = Number(/(\d+) bounces\n/.exec(out)?.[1]);
     expect(bounces).toBeGreaterThan(0);
     expect(out).toMatch(/dropped 0\.\d{3} s after the hitch/);
+    expect(out).toMatch(/game-loop: player at \(9\.500, -9\.500, 9\.500\) sliding along the walls\n/);
     expect(out).toMatch(/game-loop: balls inside the room: 60\/60\n/);
     expect(out).toMatch(/game-loop: state hash [0-9a-f]{16}\n$/);
   });
