@@ -21,6 +21,7 @@ import { runIsolated, type IsolatedOptions, type IsolatedResult } from './isolat
 import { runMicro, type MicroResult } from './micro.js';
 import { initRapier } from './peers/rapier.js';
 import { printReport, writeCsv, writeDocs, type BenchReport } from './report.js';
+import { runResponse, type ResponseOptions, type ResponseResult } from './response.js';
 import { runSwept, type SweptResult } from './swept.js';
 
 const HELP = `npm run bench [-- options]
@@ -31,7 +32,8 @@ const HELP = `npm run bench [-- options]
   --write-docs             write the results table into docs/benchmarks.md (between BENCH markers)
   --json                   print the results as JSON on stdout (progress stays on stderr)
   --micro                  only the geometry micro benchmarks (outputs get a .micro suffix)
-  --no-micro, --no-swept, --no-hostile   leave those parts out
+  --no-micro, --no-swept, --no-hostile, --no-response   leave those parts out
+  --response-sizes 10000,100000   sphere counts of the response section (default as shown)
   --seed S                 arena seed (default 1)
   --help                   this text
 
@@ -58,7 +60,7 @@ const ISOLATED_FLAGS = ['--expose-gc', '--no-flush-bytecode', '--single-threaded
 const EXPONENT: Record<string, number> = { 'brute-force': 2, 'cannon-es': 5 / 3 };
 
 /** Runs this script in a child process in `mode`; its last stdout line is the JSON result. */
-function runChild<T>(mode: '--isolated' | '--swept' | '--hostile', nodeFlags: string[], opts: IsolatedOptions | SweptOptions | HostileOptions): Promise<T> {
+function runChild<T>(mode: '--isolated' | '--swept' | '--hostile' | '--response', nodeFlags: string[], opts: IsolatedOptions | SweptOptions | HostileOptions | ResponseOptions): Promise<T> {
   const args = [...process.execArgv, ...nodeFlags, script, mode, JSON.stringify(opts)];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -120,6 +122,11 @@ async function main(): Promise<void> {
     log('\n== hostile scenes (each against its twin, in a fresh process) ==');
     for (const id of hostileIds()) hostile.push(await runChild<HostileResult>('--hostile', [], { id, scale: quick ? 0.25 : 1, quick }));
   }
+  if (!flag('--micro') && !flag('--no-response')) {
+    log('\n== collision response: every sphere dynamic (BOUNCE e = 1, sphere–sphere) vs detection only, and Rapier dynamic balls ==');
+    const rs = (value('--response-sizes') ?? (quick ? '1000,10000' : '10000,100000')).split(',').map(Number);
+    for (const size of rs) await runChild<ResponseResult>('--response', [], { size, seed, quick });
+  }
   let micro: { results: MicroResult[]; sink: number } | undefined;
   if (!flag('--no-micro')) {
     log('\n== micro benchmarks ==');
@@ -162,6 +169,10 @@ if (flag('--help')) {
   process.exit(0);
 } else if (flag('--hostile')) {
   const result = runHostile(JSON.parse(value('--hostile')!) as HostileOptions, log);
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+  process.exit(0);
+} else if (flag('--response')) {
+  const result = await runResponse(JSON.parse(value('--response')!) as ResponseOptions, log);
   process.stdout.write(`${JSON.stringify(result)}\n`);
   process.exit(0);
 } else if (flag('--isolated')) {
