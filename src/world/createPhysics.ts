@@ -175,6 +175,7 @@ export function createPhysics(world: World, options: PhysicsOptions = {}): Physi
       touching: idListCreate(),
       touchingNext: idListCreate(),
       gravity: options.gravity === undefined ? new Float64Array(3) : Float64Array.from(gravityIn),
+      gravityOn: options.gravity !== undefined && (gravityIn[0] !== 0 || gravityIn[1] !== 0 || gravityIn[2] !== 0) ? 1 : 0,
       maxIterations: options.maxIterations ?? 4,
       responseCount: 0,
       response: null,

@@ -58,6 +58,8 @@ export interface PhysicsInternal {
   touchingNext: IdList;
   /** Gravity of dynamic bodies (x, y, z; length units per second²). */
   gravity: Float64Array;
+  /** 1 when `gravity` is not zero (an integer flag: read by once-per-tick code). */
+  gravityOn: number;
   /** Impacts resolved per dynamic body per tick. */
   maxIterations: number;
   /** Entities holding the Response component (the response runs only when > 0). */

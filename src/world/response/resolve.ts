@@ -73,8 +73,10 @@ function validateResponse(physics: Physics, eid: number): void {
  */
 export function applyGravity(physics: Physics): void {
   const internal = internalsOf(physics);
+  // Integer tests only: this runs once per tick, maybe before V8 optimises it, and a double read
+  // from a typed array by unoptimised code makes a heap number.
+  if (internal.responseCount === 0 || internal.gravityOn === 0) return;
   const g = internal.gravity;
-  if (internal.responseCount === 0 || (g[0] === 0 && g[1] === 0 && g[2] === 0)) return;
   const { flags, maxEid } = internal;
   const v = physics.components.Velocity;
   const dt = physics.dt;
