@@ -22,6 +22,7 @@ import { runMicro, type MicroResult } from './micro.js';
 import { runMovingBoxes, type MovingBoxesOptions, type MovingBoxesRow } from './movingBoxes.js';
 import { initRapier } from './peers/rapier.js';
 import { printReport, writeCsv, writeDocs, type BenchReport } from './report.js';
+import { runResponse, type ResponseOptions, type ResponseResult } from './response.js';
 import { runSwept, type SweptResult } from './swept.js';
 import { queriesTable, runQueries, type QueriesResult } from './queries.js';
 
@@ -33,9 +34,10 @@ const HELP = `npm run bench [-- options]
   --write-docs             write the results table into docs/benchmarks.md (between BENCH markers)
   --json                   print the results as JSON on stdout (progress stays on stderr)
   --micro                  only the geometry micro benchmarks (outputs get a .micro suffix)
-  --no-micro, --no-swept, --no-hostile, --no-queries, --no-moving-boxes   leave those parts out
+  --no-micro, --no-swept, --no-hostile, --no-queries, --no-moving-boxes, --no-response   leave those parts out
   --queries                only the world queries against Rapier (sizes default 10000,100000)
   --moving-boxes           only the moving-boxes section (1,000 moving among 10,000 static boxes)
+  --response-sizes 10000,100000   sphere counts of the response section (default as shown)
   --seed S                 arena seed (default 1)
   --help                   this text
 
@@ -63,7 +65,9 @@ const EXPONENT: Record<string, number> = { 'brute-force': 2, 'cannon-es': 5 / 3 
 
 /** Runs this script in a child process in `mode`; its last stdout line is the JSON result. */
 function runChild<T>(
-  mode: '--isolated' | '--swept' | '--hostile' | '--queries-child' | '--moving-boxes-child', nodeFlags: string[], opts: IsolatedOptions | SweptOptions | HostileOptions | MovingBoxesOptions,
+  mode: '--isolated' | '--swept' | '--hostile' | '--queries-child' | '--moving-boxes-child' | '--response',
+  nodeFlags: string[],
+  opts: IsolatedOptions | SweptOptions | HostileOptions | MovingBoxesOptions | ResponseOptions,
 ): Promise<T> {
   const args = [...process.execArgv, ...nodeFlags, script, mode, JSON.stringify(opts)];
   return new Promise((resolve, reject) => {
@@ -141,6 +145,11 @@ async function main(): Promise<void> {
     log('\n== moving boxes (against the same boxes all static, in a fresh process) ==');
     movingBoxes = (await runChild<{ rows: MovingBoxesRow[] }>('--moving-boxes-child', [], { seed, quick })).rows;
   }
+  if (!only && !flag('--no-response')) {
+    log('\n== collision response: every sphere dynamic (BOUNCE e = 1, sphere–sphere) vs detection only, and Rapier dynamic balls ==');
+    const rs = (value('--response-sizes') ?? (quick ? '1000,10000' : '10000,100000')).split(',').map(Number);
+    for (const size of rs) await runChild<ResponseResult>('--response', [], { size, seed, quick });
+  }
   let micro: { results: MicroResult[]; sink: number } | undefined;
   if (!flag('--no-micro') && !flag('--moving-boxes')) {
     log('\n== micro benchmarks ==');
@@ -204,6 +213,9 @@ if (flag('--help')) {
 } else if (flag('--moving-boxes-child')) {
   const rows = runMovingBoxes(JSON.parse(value('--moving-boxes-child')!) as MovingBoxesOptions, log);
   process.stdout.write(`${JSON.stringify({ rows })}\n`);
+} else if (flag('--response')) {
+  const result = await runResponse(JSON.parse(value('--response')!) as ResponseOptions, log);
+  process.stdout.write(`${JSON.stringify(result)}\n`);
   process.exit(0);
 } else if (flag('--isolated')) {
   const result = await runIsolated(JSON.parse(value('--isolated')!) as IsolatedOptions);

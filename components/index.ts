@@ -80,6 +80,33 @@ export interface CollisionFilterComponent {
   mask: Uint32Array;
 }
 
+/**
+ * Collision response of a dynamic sphere (a sphere with Position, Sphere, Velocity and Response: the
+ * physics moves it and changes its Velocity; see docs/response.md).
+ * - `mode`: a {@link ResponseMode} value: what the sphere does when it hits an obstacle.
+ * - `restitution`: in [0, 1], the fraction of the normal speed kept by `BOUNCE` (and, mixed as the
+ *   larger of the two, in sphere–sphere impacts).
+ * - `mass`: > 0, used in sphere–sphere impacts; 0 means proportional to radius³ (1 for radius 0).
+ */
+export interface ResponseComponent {
+  mode: Uint8Array;
+  restitution: Float64Array;
+  mass: Float64Array;
+}
+
+/** Values of `Response.mode`. */
+export const ResponseMode = {
+  /** Stays touching at the impact point; its velocity becomes zero. */
+  STOP: 0,
+  /** The velocity component into the surface is removed; the rest goes on along it (collide-and-slide). */
+  SLIDE: 1,
+  /** The normal velocity component is reflected and scaled by restitution: v' = v − (1 + e)(v·n)n. */
+  BOUNCE: 2,
+} as const;
+
+/** One of the {@link ResponseMode} values. */
+export type ResponseModeValue = (typeof ResponseMode)[keyof typeof ResponseMode];
+
 /** The components of one physics instance. Sensor is a tag (no data). */
 export interface PhysicsComponents {
   Position: PositionComponent;
@@ -88,6 +115,8 @@ export interface PhysicsComponents {
   Box: BoxComponent;
   Contact: ContactComponent;
   CollisionFilter: CollisionFilterComponent;
+  /** Collision response: makes a moving sphere dynamic (moved and deflected by the physics). */
+  Response: ResponseComponent;
   /** Tag: contacts involving a sensor are reported and flagged, never resolved. */
   Sensor: Record<string, never>;
 }
@@ -139,6 +168,7 @@ export function createComponents(capacity: number): PhysicsComponents {
       px: f64(), py: f64(), pz: f64(), toi: f32(), count: new Uint32Array(capacity),
     },
     CollisionFilter: { group: new Uint32Array(capacity), mask: new Uint32Array(capacity) },
+    Response: { mode: new Uint8Array(capacity), restitution: f64(), mass: f64() },
     Sensor: {},
   };
 }

@@ -30,8 +30,11 @@ export type {
   BoxComponent,
   ContactComponent,
   CollisionFilterComponent,
+  ResponseComponent,
+  ResponseModeValue,
   PhysicsComponents,
 } from '../components/index.js';
+export { ResponseMode } from '../components/index.js';
 
 // World API
 export type { Physics, PhysicsOptions, ContactList, PairList, EndedList } from './world/types.js';

@@ -1,6 +1,9 @@
 /**
  * bitecs systems: plain `(world) => world` closures over one physics instance, composable with
  * bitecs `pipe`. A tick is broadphase, narrowphase, then integration (or your own movement system).
+ * Collision response needs no system of its own: the broadphase applies gravity to dynamic bodies
+ * (spheres with Response) and the narrowphase moves them through their impacts; the integration
+ * moves the other bodies.
  * They are thin adapters over the world functions in src/world.
  * @module
  */

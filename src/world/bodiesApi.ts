@@ -9,6 +9,7 @@
  * @module
  */
 import { addComponent, addEntity, removeEntity } from 'bitecs';
+import { ResponseMode } from '../../components/index.js';
 import { PhysicsInputError } from './errors.js';
 import { BodyFlags, type Physics } from './types.js';
 import { checkLive, internalsOf } from './internal.js';
@@ -33,6 +34,16 @@ export interface BodyOptions {
 export interface SphereOptions extends BodyOptions {
   /** Radius >= 0, length units. */
   radius: number;
+  /**
+   * Collision response: the physics moves the sphere and deflects it at impacts (`'stop'`,
+   * `'slide'` or `'bounce'`, see `ResponseMode`). Needs a velocity (a sphere without one is not
+   * moved). Default: none (the game reacts itself).
+   */
+  response?: 'stop' | 'slide' | 'bounce';
+  /** Restitution in [0, 1] for `'bounce'` and sphere–sphere impacts. Default 1 for 'bounce', else 0. */
+  restitution?: number;
+  /** Mass > 0 for sphere–sphere impacts. Default: proportional to radius³. */
+  mass?: number;
 }
 
 export interface BoxOptions extends BodyOptions {
@@ -110,10 +121,42 @@ function addBody(physics: Physics, o: BodyOptions, shape: object): number {
 export function addSphere(physics: Physics, o: SphereOptions): number {
   readBody(physics, 'addSphere', o);
   const r = readRadius(o.radius, 'addSphere', -1, 'radius');
+  const mode = readResponse(o);
   const S = physics.components.Sphere;
   const eid = addBody(physics, o, S);
   S.radius[eid] = r;
+  if (mode >= 0) {
+    const R = physics.components.Response;
+    R.mode[eid] = mode;
+    R.restitution[eid] = o.restitution ?? (mode === ResponseMode.BOUNCE ? 1 : 0);
+    R.mass[eid] = o.mass ?? 0;
+    addComponent(physics.world, eid, R);
+  }
   return eid;
+}
+
+const MODES = { stop: ResponseMode.STOP, slide: ResponseMode.SLIDE, bounce: ResponseMode.BOUNCE } as const;
+
+/** Checks the response options of `addSphere`; returns the ResponseMode value, or -1 for none. */
+function readResponse(o: SphereOptions): number {
+  const source = 'addSphere';
+  const { response, restitution, mass } = o;
+  if (response === undefined) {
+    if (restitution !== undefined || mass !== undefined) {
+      throw new PhysicsInputError({ field: restitution !== undefined ? 'restitution' : 'mass', problem: "needs a response ('stop', 'slide' or 'bounce')", source });
+    }
+    return -1;
+  }
+  if (!Object.prototype.hasOwnProperty.call(MODES, response)) {
+    throw new PhysicsInputError({ field: 'response', problem: `must be 'stop', 'slide' or 'bounce', got ${JSON.stringify(response)}`, source });
+  }
+  if (restitution !== undefined && !(typeof restitution === 'number' && restitution >= 0 && restitution <= 1)) {
+    throw new PhysicsInputError({ field: 'restitution', problem: `must be a number in [0, 1], got ${String(restitution)}`, source });
+  }
+  if (mass !== undefined && !(typeof mass === 'number' && mass > 0 && mass !== Infinity)) {
+    throw new PhysicsInputError({ field: 'mass', problem: `must be a finite number > 0, got ${String(mass)}`, source });
+  }
+  return MODES[response];
 }
 
 /** Creates a box body (static when it has no velocity) and returns its entity id. */

@@ -34,7 +34,7 @@ import { pairListPush } from './lists.js';
 import { BodyFlags, type Physics } from './types.js';
 import { internalsOf, type PhysicsInternal, STATIC_INPUTS, WORK_CANDIDATES, WORK_CELLS_VISITED, WORK_ITEMS_VISITED, WORK_QUERIES, WORK_REBUILDS, WORK_SLICES } from './internal.js';
 
-const { SPHERE, BOX, MOVING } = BodyFlags;
+const { SPHERE, BOX, MOVING, RESPONSE } = BodyFlags;
 
 /** Scratch bounds of the current query or item. */
 const q = new Float64Array(6);
@@ -248,7 +248,10 @@ function loadBody(physics: Physics, eid: number, f: number): void {
   b[S_MX + 2] = mz;
   const cell = internalsOf(physics).dynamicGrid.cellSize;
   if ((f & SPHERE) !== 0) {
-    const x = p.x[eid], y = p.y[eid], z = p.z[eid], r = s.radius[eid];
+    const x = p.x[eid], y = p.y[eid], z = p.z[eid];
+    // A dynamic sphere (Response) may turn within the tick: its item is the ball its speed reaches.
+    const r = s.radius[eid] + ((f & RESPONSE) !== 0 && t !== 0 ? Math.abs(mx) + Math.abs(my) + Math.abs(mz) : 0);
+    if (r !== s.radius[eid]) b[S_MX] = b[S_MX + 1] = b[S_MX + 2] = 0;
     const h = r + BOUNDS_PAD * (1 + Math.abs(x) + Math.abs(y) + Math.abs(z) + 3 * r + Math.abs(mx) + Math.abs(my) + Math.abs(mz));
     b[S_CX] = x;
     b[S_CX + 1] = y;
@@ -362,7 +365,8 @@ function querySpheres(physics: Physics): number {
   let queries = 0;
   for (let eid = 1; eid <= maxEid; eid++) {
     const f = flags[eid];
-    if ((f & SPHERE) === 0) continue;
+    // Dynamic spheres (Response) find their candidates as they move (src/world/response).
+    if ((f & SPHERE) === 0 || (f & (MOVING | RESPONSE | BOX)) === (MOVING | RESPONSE)) continue;
     const t = (f & MOVING) !== 0 ? dt : 0;
     const x = px[eid], y = py[eid], z = pz[eid], r = radius[eid];
     const mx = vx[eid] * t, my = vy[eid] * t, mz = vz[eid] * t;

@@ -14,10 +14,13 @@ import { contactIndexCreate } from './contactsOf.js';
 import { PhysicsInputError } from './errors.js';
 import { contactListCreate, endedListCreate, idListCreate, idListPush, pairListCreate } from './lists.js';
 import { registerSetHandlers } from './setHandlers.js';
+import { readVector, vectorField } from './readInput.js';
 import { BodyFlags, type Physics, type PhysicsOptions } from './types.js';
 import { checkLive, INTERNAL, internalsOf, WORK_SLOTS, type PhysicsState } from './internal.js';
 
-const { SPHERE, BOX, MOVING, SENSOR, FILTER } = BodyFlags;
+const { SPHERE, BOX, MOVING, SENSOR, FILTER, RESPONSE } = BodyFlags;
+const GRAVITY = vectorField('options.gravity', ['options.gravity.x', 'options.gravity.y', 'options.gravity.z']);
+const gravityIn = new Float64Array(3);
 const DEFAULT_GROUP = 1;
 const DEFAULT_MASK = 0xffffffff;
 
@@ -32,6 +35,8 @@ function validateOptions(o: PhysicsOptions): void {
   checkOption('capacity', o.capacity, (v) => Number.isInteger(v) && v > 0 && v <= 1 << 24, 'must be an integer in 1..2^24');
   checkOption('cellSize', o.cellSize, (v) => Number.isFinite(v) && v > 0, 'must be a finite number > 0 (length units)');
   checkOption('contactBudget', o.contactBudget, (v) => Number.isInteger(v) && v > 0, 'must be an integer > 0 (candidate contact pairs per tick)');
+  checkOption('maxIterations', o.maxIterations, (v) => Number.isInteger(v) && v >= 1 && v <= 65535, 'must be an integer in 1..65535 (impacts per body per tick)');
+  if (o.gravity !== undefined) readVector(o.gravity, 3, gravityIn, GRAVITY, 'createPhysics', -1);
   for (const key of ['position', 'velocity'] as const) {
     const s = o[key];
     if (s !== undefined && !(s && s.x && s.y && s.z)) {
@@ -186,6 +191,11 @@ export function createPhysics(world: World, options: PhysicsOptions = {}): Physi
       touching: idListCreate(),
       touchingNext: idListCreate(),
       contactIndex: contactIndexCreate(),
+      gravity: options.gravity === undefined ? new Float64Array(3) : Float64Array.from(gravityIn),
+      gravityOn: options.gravity !== undefined && (gravityIn[0] !== 0 || gravityIn[1] !== 0 || gravityIn[2] !== 0) ? 1 : 0,
+      maxIterations: options.maxIterations ?? 4,
+      responseCount: 0,
+      response: null,
       unobserve: [],
       destroyed: false,
       queries: undefined,
@@ -229,6 +239,14 @@ function registerObservers(physics: Physics, own: PhysicsComponents): void {
   on(onRemove(c.Position, c.Box), clearFlag(BOX));
   on(onAdd(c.Velocity), setFlag(MOVING));
   on(onRemove(c.Velocity), clearFlag(MOVING));
+  on(onAdd(c.Response), (eid) => {
+    if ((internal.flags[eid] & RESPONSE) === 0) internal.responseCount++;
+    setFlag(RESPONSE)(eid);
+  });
+  on(onRemove(c.Response), (eid) => {
+    if ((internal.flags[eid] & RESPONSE) !== 0) internal.responseCount--;
+    clearFlag(RESPONSE)(eid);
+  });
   on(onAdd(c.Sensor), setFlag(SENSOR));
   on(onRemove(c.Sensor), clearFlag(SENSOR));
   on(onAdd(c.Box), (eid) => {

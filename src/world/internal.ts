@@ -9,6 +9,7 @@ import type { SizeStats } from '../broadphase/policy.js';
 import type { QueryOut } from '../broadphase/query.js';
 import type { ContactIndexState } from './contactsOf.js';
 import { PhysicsInputError } from './errors.js';
+import type { ResponseState } from './response/state.js';
 import type { IdList, PairList, Physics } from './types.js';
 import type { QueryState } from './queries/state.js';
 
@@ -66,6 +67,16 @@ export interface PhysicsInternal {
   touchingNext: IdList;
   /** Contacts by entity (`contactsOf`), rebuilt lazily after each tick or restore. */
   contactIndex: ContactIndexState;
+  /** Gravity of dynamic bodies (x, y, z; length units per second²). */
+  gravity: Float64Array;
+  /** 1 when `gravity` is not zero (an integer flag: read by once-per-tick code). */
+  gravityOn: number;
+  /** Impacts resolved per dynamic body per tick. */
+  maxIterations: number;
+  /** Entities holding the Response component (the response runs only when > 0). */
+  responseCount: number;
+  /** Buffers of the collision response (created at its first tick). */
+  response: ResponseState | null;
   unobserve: Array<() => void>;
   /** Set by `destroyPhysics`: every helper and step then throws. */
   destroyed: boolean;

@@ -27,6 +27,7 @@ import { boxRotation, rotation } from './bodies.js';
 import { contactListReserve, endedListPush, pairListPush } from './lists.js';
 import { BodyFlags, ContactFlags, EndedFlags, type Physics } from './types.js';
 import { internalsOf } from './internal.js';
+import { isDynamic, resolveResponse } from './response/resolve.js';
 
 const { SPHERE, BOX, MOVING, SENSOR } = BodyFlags;
 
@@ -217,20 +218,27 @@ function stillCandidate(physics: Physics, a: number, b: number): boolean {
   return (group[a] & mask[b]) !== 0 && (group[b] & mask[a]) !== 0;
 }
 
-/** Runs the narrowphase over `internalsOf(physics).pairs` into `physics.contacts`, `began`, `ended`. */
+/**
+ * Runs the narrowphase over `internalsOf(physics).pairs` into `physics.contacts`, `began`, `ended`.
+ * With dynamic bodies (spheres with Response), their pairs are skipped here: the response moves them
+ * and merges the contacts of the paths they take (src/world/response/resolve.ts).
+ */
 export function updateNarrowphase(physics: Physics): void {
-  const { pairs, flags, purgeMark } = internalsOf(physics);
+  const { pairs, flags, purgeMark, responseCount } = internalsOf(physics);
   const list = physics.contacts;
   contactListReserve(list, pairs.count);
   list.count = 0;
   for (let i = 0; i < pairs.count; i++) {
     const a = pairs.a[i];
     const b = pairs.b[i];
+    // Pairs with a dynamic body are the response's (contacts along the path it takes).
+    if (responseCount !== 0 && (isDynamic(flags[a]) || isDynamic(flags[b]))) continue;
     // A body removed between the broadphase and now is skipped, and so is a pair whose id was
     // recycled meanwhile as a body the pair no longer fits.
     if ((purgeMark[a] | purgeMark[b]) !== 0 && !stillCandidate(physics, a, b)) continue;
     if ((flags[a] & SPHERE) !== 0 && (flags[b] & (SPHERE | BOX)) !== 0) testPair(physics, a, b);
     else if ((flags[a] & (SPHERE | BOX)) === BOX && (flags[b] & (SPHERE | BOX)) === BOX) testBoxPair(physics, a, b);
   }
+  if (responseCount !== 0) resolveResponse(physics);
   diffWithPrevious(physics);
 }

@@ -1,11 +1,13 @@
 /**
- * One tick: broadphase → narrowphase (contact list, began/ended, Contact components) → integration.
+ * One tick: gravity on dynamic bodies → broadphase → narrowphase (contact list; the response moves
+ * dynamic bodies through their impacts; began/ended, Contact components) → integration of the others.
  * @module
  */
 import { updateBroadphase } from './broadphase.js';
 import { applyContactComponent, updateContactData } from './contactComponent.js';
 import { PhysicsInputError } from './errors.js';
 import { clearPurged, updateNarrowphase } from './narrowphase.js';
+import { applyGravity, isDynamic } from './response/resolve.js';
 import { BodyFlags, type Physics } from './types.js';
 import { checkLive, internalsOf, setTick } from './internal.js';
 
@@ -32,14 +34,19 @@ export function checkInstance(physics: Physics): void {
   if (typeof physics.contactComponent !== 'boolean') checkSwitch('contactComponent', physics.contactComponent);
 }
 
-/** Buckets bodies and lists candidate pairs (see `updateBroadphase`). */
+/**
+ * Applies gravity to the dynamic bodies (spheres with Response), then buckets bodies and lists
+ * candidate pairs (see `updateBroadphase`).
+ */
 export function runBroadphase(physics: Physics): void {
   checkInstance(physics);
+  applyGravity(physics);
   updateBroadphase(physics);
 }
 
 /**
- * Tests the candidate pairs, fills `physics.contacts`, `began` and `ended`, updates the Contact
+ * Tests the candidate pairs, moves the dynamic bodies (spheres with Response) through their impacts
+ * (src/world/response), fills `physics.contacts`, `began` and `ended`, updates the Contact
  * components (when `contactComponent` is on) and counts the tick.
  */
 export function runNarrowphase(physics: Physics): void {
@@ -53,7 +60,10 @@ export function runNarrowphase(physics: Physics): void {
   setTick(physics, physics.tick + 1);
 }
 
-/** Moves every moving body (a sphere or box with Velocity) by velocity × dt. */
+/**
+ * Moves every moving body (a sphere or box with Velocity) by velocity × dt, except dynamic bodies
+ * (spheres with Response), which the narrowphase moved.
+ */
 export function runIntegrate(physics: Physics): void {
   checkInstance(physics);
   const { flags, maxEid } = internalsOf(physics);
@@ -61,7 +71,7 @@ export function runIntegrate(physics: Physics): void {
   const dt = physics.dt;
   for (let eid = 1; eid <= maxEid; eid++) {
     const f = flags[eid];
-    if ((f & MOVING) === 0 || (f & (SPHERE | BOX)) === 0) continue;
+    if ((f & MOVING) === 0 || (f & (SPHERE | BOX)) === 0 || isDynamic(f)) continue;
     p.x[eid] += v.x[eid] * dt;
     p.y[eid] += v.y[eid] * dt;
     p.z[eid] += v.z[eid] * dt;
@@ -69,8 +79,9 @@ export function runIntegrate(physics: Physics): void {
 }
 
 /**
- * Advances the physics by one fixed step of `physics.dt` seconds: broadphase, narrowphase, then
- * (with the `integrate` option, on by default) integration. Contacts describe the tick's motion from
+ * Advances the physics by one fixed step of `physics.dt` seconds: broadphase (after gravity on
+ * dynamic bodies), narrowphase (with the response of dynamic bodies, which moves them), then (with
+ * the `integrate` option, on by default) integration of the other moving bodies. Contacts describe the tick's motion from
  * the poses at its start. Throws `PhysicsInputError` for invalid bodies when `validate` is on, and
  * always for a bad instance field (`dt` not a finite number > 0, a switch not a boolean) or a
  * destroyed instance.

@@ -5,6 +5,7 @@
  */
 import type { World } from 'bitecs';
 import type { PhysicsComponents, Vec3Store } from '../../components/index.js';
+import type { Vec3Like } from './readInput.js';
 
 /** Options of `createPhysics`. */
 export interface PhysicsOptions {
@@ -32,6 +33,16 @@ export interface PhysicsOptions {
   validate?: boolean;
   /** Maintain the Contact component on touching entities. Default true. */
   contactComponent?: boolean;
+  /**
+   * Acceleration of dynamic bodies (spheres with Response), world frame, length units per second².
+   * Applied to their velocity at the start of each tick (semi-implicit Euler). Default zero.
+   */
+  gravity?: Vec3Like;
+  /**
+   * Impacts resolved per dynamic body per tick (an integer >= 1); a body that reaches it stays at
+   * its last impact for the rest of the tick (its leftover motion is dropped). Default 4.
+   */
+  maxIterations?: number;
   /** A game's own Position store (x, y, z arrays indexed by entity id) to use instead of ours. */
   position?: Vec3Store;
   /** A game's own Velocity store to use instead of ours. */
@@ -111,6 +122,8 @@ export const BodyFlags = {
   MOVING: 4,
   SENSOR: 8,
   FILTER: 16,
+  /** Has the Response component (dynamic when also SPHERE and MOVING). */
+  RESPONSE: 64,
 } as const;
 
 /** A physics instance bound to one bitecs world. Create it with `createPhysics(world, options)`. */

@@ -21,7 +21,7 @@ describe('component stores', () => {
     expect(c.CollisionFilter.mask).toBeInstanceOf(Uint32Array);
     expect(Object.keys(c.Sensor)).toEqual([]);
     expect(c.Position.x.length).toBe(8);
-    expect(Object.keys(c).sort()).toEqual(['Box', 'CollisionFilter', 'Contact', 'Position', 'Sensor', 'Sphere', 'Velocity']);
+    expect(Object.keys(c).sort()).toEqual(['Box', 'CollisionFilter', 'Contact', 'Position', 'Response', 'Sensor', 'Sphere', 'Velocity']);
   });
 
   it('belong to one instance: two instances share no store (no module globals)', () => {

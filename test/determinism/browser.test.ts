@@ -20,9 +20,11 @@ const ROOT = resolve(__dirname, '../..');
 const ENTRY = `
 import { buildArena } from './src/scenes/buildArena.ts';
 import { hashPhysicsState } from './src/index.ts';
+import { makeDynamic } from './test/determinism/scenes.ts';
 /** Steps the arena and returns the state hash every \`every\` ticks (the last one is the final state). */
-export function trace(spheres, seed, sphereSphere, continuous, movingBoxes, ticks, every) {
-  const a = buildArena({ spheres, seed, sphereSphere, movingBoxes, physics: { continuous } });
+export function trace(spheres, seed, sphereSphere, continuous, movingBoxes, ticks, every, response) {
+  const a = buildArena({ spheres, seed, sphereSphere, movingBoxes, physics: { continuous, ...(response ? { gravity: [0, response.gravityY, 0] } : {}) } });
+  if (response) makeDynamic(a.physics, a.sphereIds);
   const out = [];
   for (let t = 1; t <= ticks; t++) {
     a.tick();
@@ -77,9 +79,9 @@ describe('determinism across engines: Node vs Chromium', () => {
     for (const p of PINNED) {
       const s = p.scene;
       const browser = await page.evaluate(
-        ([spheres, seed, sphereSphere, continuous, movingBoxes, ticks, every]) =>
-          (globalThis as any).BitecsCollideDeterminism.trace(spheres, seed, sphereSphere, continuous, movingBoxes, ticks, every),
-        [s.spheres, s.seed, s.sphereSphere, s.continuous ?? true, s.movingBoxes ?? 0, p.ticks, EVERY] as const,
+        ([spheres, seed, sphereSphere, continuous, movingBoxes, ticks, every, response]) =>
+          (globalThis as any).BitecsCollideDeterminism.trace(spheres, seed, sphereSphere, continuous, movingBoxes, ticks, every, response),
+        [s.spheres, s.seed, s.sphereSphere, s.continuous ?? true, s.movingBoxes ?? 0, p.ticks, EVERY, s.response ?? null] as const,
       );
       const node = nodeTrace(p);
       expect(browser.tick).toBe(p.ticks);

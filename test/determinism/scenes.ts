@@ -23,13 +23,27 @@ export interface ArenaCase {
   continuous?: boolean;
   /** How many arena boxes move (see `ArenaOptions.movingBoxes`); default 0. */
   movingBoxes?: number;
+  /** Every sphere dynamic: collision response BOUNCE with restitution 1, with this gravity (y). */
+  response?: { gravityY: number };
+}
+
+/** Makes every sphere of `sphereIds` dynamic (BOUNCE, restitution 1). */
+export function makeDynamic(physics: Physics, sphereIds: ArrayLike<number>): void {
+  const R = physics.components.Response;
+  for (let i = 0; i < sphereIds.length; i++) {
+    addComponent(physics.world, sphereIds[i], R);
+    R.mode[sphereIds[i]] = 2;
+    R.restitution[sphereIds[i]] = 1;
+  }
 }
 
 /** The arena exactly as `buildArena` makes it. */
 export function arenaInOrder(c: ArenaCase): ArenaRun {
+  const gravity = c.response ? { gravity: [0, c.response.gravityY, 0] as const } : {};
   const a = buildArena({
-    spheres: c.spheres, seed: c.seed, sphereSphere: c.sphereSphere, movingBoxes: c.movingBoxes, physics: { continuous: c.continuous ?? true },
+    spheres: c.spheres, seed: c.seed, sphereSphere: c.sphereSphere, movingBoxes: c.movingBoxes, physics: { continuous: c.continuous ?? true, ...gravity },
   });
+  if (c.response) makeDynamic(a.physics, a.sphereIds);
   return { physics: a.physics, tick: a.tick };
 }
 

@@ -65,6 +65,16 @@ describe('rollback: restore tick k, re-simulate to n, same state as first seen a
     );
   });
 
+  it('with dynamic spheres (collision response with gravity; inputs change Response data)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 1_000_000 }), kn, (seed, [k, n]) => {
+        const r = record(seed, { spheres: 30, movingBoxes: 3, staticBoxes: 5, response: true });
+        replay(r, k, n);
+      }),
+      { numRuns: 20, seed: 0x7e5 },
+    );
+  });
+
   it('one world restored again and again, backwards and forwards (Contact presence flips each time)', () => {
     const r = record(4242);
     fc.assert(

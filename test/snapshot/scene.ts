@@ -34,6 +34,11 @@ export interface InputSceneOptions {
   shapeInputs?: boolean;
   /** Inputs may move static boxes. Default true. */
   staticInputs?: boolean;
+  /**
+   * Spheres are dynamic (collision response: random mode, restitution, mass) with gravity, and the
+   * inputs change Response fields too. Default false.
+   */
+  response?: boolean;
 }
 
 const vec = (rng: Rng, lo: number, hi: number): [number, number, number] => [rng.range(lo, hi), rng.range(lo, hi), rng.range(lo, hi)];
@@ -41,7 +46,8 @@ const vec = (rng: Rng, lo: number, hi: number): [number, number, number] => [rng
 export function buildInputScene(seed: number, o: InputSceneOptions = {}): InputScene {
   const rng = createRng(seed);
   const world = createWorld();
-  const physics = createPhysics(world, { capacity: 8 });
+  const physics = createPhysics(world, { capacity: 8, ...(o.response ? { gravity: [0, -4, 0] as const } : {}) });
+  const modes = ['stop', 'slide', 'bounce'] as const;
   const size = 10;
   const spheres: number[] = [];
   const movingBoxes: number[] = [];
@@ -63,6 +69,7 @@ export function buildInputScene(seed: number, o: InputSceneOptions = {}): InputS
       spheres.push(addSphere(physics, {
         position: vec(rng, 0, size), velocity: vec(rng, -6, 6), radius: rng.range(0.3, 1.1),
         sensor: r < 0.15,
+        ...(o.response ? { response: modes[Math.floor(rng.next() * 3)], restitution: rng.next(), mass: rng.range(0.5, 2) } : {}),
         ...(r > 0.8 ? { group: 1 + Math.floor(rng.next() * 3), mask: 1 + Math.floor(rng.next() * 7) } : {}),
       }));
     } else if (kind === 1) {
@@ -98,6 +105,13 @@ export function buildInputScene(seed: number, o: InputSceneOptions = {}): InputS
         setHalfExtents(physics, e, [h[0], h[1], h[2]]);
       }
     }
+    if (o.response && t % 9 === 4 && spheres.length > 0) {
+      const e = pick(r, spheres);
+      const R = physics.components.Response;
+      R.mode[e] = Math.floor(r.next() * 3);
+      R.restitution[e] = r.next();
+      R.mass[e] = r.range(0.5, 2);
+    }
     if (staticInputs && t % 13 === 6 && staticBoxes.length > 0) {
       const p = vec(r, 0, size);
       setPosition(physics, pick(r, staticBoxes), [p[0], p[1], p[2]]);
@@ -124,8 +138,10 @@ export function fullState(physics: Physics, ids: readonly number[]) {
     contact[e] = [C.other[e], C.count[e], C.nx[e], C.ny[e], C.nz[e], C.depth[e], C.toi[e], C.px[e], C.py[e], C.pz[e]];
   }
   const internal = internalsOf(physics);
+  const R = physics.components.Response;
   return {
     hash: hashPhysicsState(physics),
+    response: ids.filter((e) => hasComponent(physics.world, e, R)).map((e) => [e, R.mode[e], R.restitution[e], R.mass[e]]),
     tick: physics.tick,
     began: pairs(physics.began),
     ended: pairs(physics.ended),

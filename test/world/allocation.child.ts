@@ -11,12 +11,13 @@
  * figure is the smallest of several windows (JIT noise only adds).
  * Prints one JSON line.
  */
-import { runBroadphase, runIntegrate, runNarrowphase, setVelocity } from '../../src/index.js';
+import { addComponent } from 'bitecs';
+import { ResponseMode, runBroadphase, runIntegrate, runNarrowphase, setVelocity } from '../../src/index.js';
 import { buildArena } from '../../src/scenes/buildArena.js';
 import { createHeapWindow } from '../support/heapWindow.js';
 
 const config = JSON.parse(process.argv[2] ?? '{}') as {
-  spheres?: number; contactComponent?: boolean; sphereSphere?: boolean; movingBoxes?: boolean; ticks?: number; warmup?: number; windows?: number;
+  spheres?: number; contactComponent?: boolean; sphereSphere?: boolean; movingBoxes?: boolean; response?: boolean; ticks?: number; warmup?: number; windows?: number;
 };
 const heap = createHeapWindow();
 
@@ -28,6 +29,15 @@ const arena = buildArena({
 });
 // Moving boxes take the per-tick path of dynamic bodies (validation, swept bounds, dynamic grid).
 if (config.movingBoxes) for (const b of arena.boxIds) setVelocity(arena.physics, b, [0.5, -0.25, 0.125]);
+// Every sphere dynamic (BOUNCE, restitution 1): the collision response runs inside the narrowphase.
+if (config.response) {
+  const R = arena.physics.components.Response;
+  for (const s of arena.sphereIds) {
+    addComponent(arena.world, s, R);
+    R.mode[s] = ResponseMode.BOUNCE;
+    R.restitution[s] = 1;
+  }
+}
 const TICKS = config.ticks ?? 200;
 const WINDOWS = config.windows ?? 4;
 for (let i = 0; i < (config.warmup ?? 2000); i++) arena.tick();

@@ -43,6 +43,9 @@ describe('allocation', () => {
   const withComponent = measure({ spheres: 1000 });
   const withoutComponent = measure({ spheres: 1000, contactComponent: false });
   const movingBoxes = measure({ spheres: 1000, contactComponent: false, sphereSphere: true, movingBoxes: true });
+  // After the first child: at most three children at once (each has its own 120 s limit).
+  const response = withoutComponent.catch(() => undefined).then(() => measure({ spheres: 1000, contactComponent: false, sphereSphere: true, response: true, warmup: 800, ticks: 150, windows: 5 }));
+  response.catch(() => undefined);
   // Rejections are reported by the tests that await them, not as unhandled.
   withComponent.catch(() => undefined);
   withoutComponent.catch(() => undefined);
@@ -77,6 +80,14 @@ describe('allocation', () => {
     expect(r.pairEventsPerTick).toBeGreaterThan(0);
     expect(perEvent).toBeLessThan(1200);
   }, TIMEOUT);
+
+  it(`every sphere dynamic (collision response, BOUNCE, sphere–sphere) allocates nothing: < ${BOUND} B/tick`, async () => {
+    const r = await response;
+    report(`[allocation] response (every sphere BOUNCE e = 1, sphere–sphere), contactComponent: false: tick ${f(r.tick)}; broadphase ${f(r.broadphase)}; narrowphase with the response ${f(r.narrowphase)}`);
+    expect(r.tick.gcsInBestWindow).toBe(0);
+    expect(r.tick.bytesPerCall).toBeLessThan(BOUND);
+    expect(r.narrowphase.bytesPerCall).toBeLessThan(BOUND);
+  });
 
   it('the measurement itself is sound: a known allocation is seen, integration alone measures ~0 B/call', async () => {
     const r = await withoutComponent;

@@ -14,7 +14,7 @@ import { NO_STATIC, SHAPES_DYNAMIC, SHAPES_NONE, SUM_SEED1, SUM_SEED2 } from './
 import { internalsOf } from '../internal.js';
 
 const { SPHERE, BOX, MOVING, SENSOR, FILTER } = BodyFlags;
-const KIND = SPHERE | BOX | MOVING | SENSOR | FILTER;
+const KIND = SPHERE | BOX | MOVING | SENSOR | FILTER | BodyFlags.RESPONSE;
 
 /**
  * Entity ids per call of a chunk loop (the census, the body walk). A walk over every entity runs in
@@ -40,6 +40,7 @@ function bodyWords(f: number, bits: number): number {
     if ((f & SPHERE) !== 0) n += 1;
     if ((f & BOX) !== 0) n += 7;
   }
+  if ((f & BodyFlags.RESPONSE) !== 0) n += 3;
   return n;
 }
 

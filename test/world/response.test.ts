@@ -1,0 +1,225 @@
+/**
+ * Collision response, by example (docs/response.md): the three modes, guarantee 4 (SLIDE keeps the
+ * tangential velocity, stops in a corner, rests on a floor under gravity, slides down a ramp),
+ * contacts along the path taken, sensors, options and validation.
+ */
+import { addComponent } from 'bitecs';
+import { describe, expect, it } from 'vitest';
+import { addBox, addSphere, createPhysics, PhysicsInputError, ResponseMode, step } from '../../src/index.js';
+import { axisAngle, freshPhysics, pos, rotate, vel } from '../support/response.js';
+import { createWorld } from 'bitecs';
+
+const DT = 1 / 60;
+
+function floor(physics: ReturnType<typeof freshPhysics>): number {
+  return addBox(physics, { position: [0, -1, 0], halfExtents: [100, 1, 100] });
+}
+
+describe('modes against a static floor', () => {
+  it('STOP: stays touching at the impact point with zero velocity', () => {
+    const physics = freshPhysics({ dt: DT });
+    floor(physics);
+    const s = addSphere(physics, { position: [0, 2, 0], velocity: [60, -120, 0], radius: 0.5, response: 'stop' });
+    step(physics);
+    // moving (1, -2) per tick: touches the floor (y = 0.5) after 1.5 / 2 of the tick
+    expect(pos(physics, s)[1]).toBeCloseTo(0.5, 12);
+    expect(pos(physics, s)[0]).toBeCloseTo(0.75, 12);
+    expect(vel(physics, s)).toEqual([0, 0, 0]);
+    expect(physics.contacts.count).toBe(1);
+    expect(physics.contacts.toi[0]).toBeCloseTo(0.75, 12);
+  });
+
+  it('SLIDE: the normal component is removed, the tangential one kept, and it goes on along the floor', () => {
+    const physics = freshPhysics({ dt: DT });
+    floor(physics);
+    const s = addSphere(physics, { position: [0, 2, 0], velocity: [60, -120, 30], radius: 0.5, response: 'slide' });
+    step(physics);
+    expect(vel(physics, s)).toEqual([60, 0, 30]);
+    const p = pos(physics, s);
+    expect(p[0]).toBeCloseTo(1, 12);
+    expect(p[1]).toBeCloseTo(0.5, 12);
+    expect(p[2]).toBeCloseTo(0.5, 12);
+  });
+
+  it('BOUNCE: v\' = v − (1 + e)(v·n)n, then the rest of the tick along the new velocity', () => {
+    const physics = freshPhysics({ dt: DT });
+    floor(physics);
+    const s = addSphere(physics, { position: [0, 2, 0], velocity: [60, -120, 0], radius: 0.5, response: 'bounce', restitution: 0.5 });
+    step(physics);
+    expect(vel(physics, s)).toEqual([60, 60, 0]);
+    const p = pos(physics, s);
+    expect(p[0]).toBeCloseTo(1, 12);
+    expect(p[1]).toBeCloseTo(0.5 + 0.25 * 1, 12);
+  });
+});
+
+describe('guarantee 4: SLIDE', () => {
+  it('along a wall keeps the tangential velocity, tick after tick', () => {
+    const physics = freshPhysics({ dt: DT });
+    addBox(physics, { position: [-1, 0, 0], halfExtents: [1, 100, 100] });
+    const s = addSphere(physics, { position: [0.5, 0, 0], velocity: [-3, 7, -2], radius: 0.5, response: 'slide' });
+    for (let t = 0; t < 100; t++) {
+      step(physics);
+      expect(vel(physics, s)).toEqual([0, 7, -2]);
+      expect(pos(physics, s)[0]).toBe(0.5);
+    }
+    expect(pos(physics, s)[1]).toBeCloseTo((100 * 7) / 60, 9);
+  });
+
+  it('into a corner of three rotated walls it stops', () => {
+    const q = axisAngle([1, 2, 3], 0.7);
+    const physics = freshPhysics({ dt: DT });
+    for (let a = 0; a < 3; a++) {
+      const h: [number, number, number] = [50, 50, 50];
+      h[a] = 1;
+      const c: [number, number, number] = [50, 50, 50];
+      c[a] = -1;
+      addBox(physics, { position: rotate(q, c), halfExtents: h, rotation: q });
+    }
+    const s = addSphere(physics, { position: rotate(q, [3, 4, 5]), velocity: rotate(q, [-30, -40, -50]), radius: 1, response: 'slide' });
+    for (let t = 0; t < 30; t++) step(physics);
+    expect(Math.hypot(...vel(physics, s))).toBeLessThan(1e-9);
+    const local = rotate([-q[0], -q[1], -q[2], q[3]], pos(physics, s));
+    for (const x of local) expect(x).toBeGreaterThan(1 - 1e-9);
+  });
+
+  it('with gravity on a floor it comes to rest and stays (position constant)', () => {
+    const physics = freshPhysics({ dt: DT, gravity: [0, -9.81, 0] });
+    floor(physics);
+    const s = addSphere(physics, { position: [0, 3, 0], velocity: [0, 0, 0], radius: 0.5, response: 'slide' });
+    for (let t = 0; t < 120; t++) step(physics);
+    const rest = pos(physics, s);
+    expect(rest[1]).toBeCloseTo(0.5, 12);
+    for (let t = 0; t < 600; t++) {
+      step(physics);
+      expect(pos(physics, s)).toEqual(rest);
+    }
+    expect(vel(physics, s)).toEqual([0, 0, 0]);
+    expect(physics.contacts.count).toBe(1);
+  });
+
+  it('on a ramp (a rotated box) it slides down, accelerating by g sin θ', () => {
+    const theta = 0.3;
+    const q = axisAngle([0, 0, 1], theta);
+    const physics = freshPhysics({ dt: DT, gravity: [0, -10, 0] });
+    addBox(physics, { position: [0, 0, 0], halfExtents: [100, 1, 10], rotation: q });
+    const n = rotate(q, [0, 1, 0]);
+    const s = addSphere(physics, { position: [n[0] * 1.5, n[1] * 1.5, 0], velocity: [0, 0, 0], radius: 0.5, response: 'slide' });
+    for (let t = 0; t < 60; t++) step(physics);
+    const v = vel(physics, s);
+    const down = rotate(q, [-1, 0, 0]);
+    const along = v[0] * down[0] + v[1] * down[1];
+    expect(along).toBeCloseTo(10 * Math.sin(theta), 6);
+    const p = pos(physics, s);
+    expect(p[0] * n[0] + p[1] * n[1]).toBeGreaterThanOrEqual(1.5 - 1e-9);
+    expect(p[0]).toBeLessThan(0);
+  });
+});
+
+describe('contacts along the path taken', () => {
+  it('a sphere stopped at a wall does not report the box behind it', () => {
+    const physics = freshPhysics({ dt: DT });
+    const wall = addBox(physics, { position: [5, 0, 0], halfExtents: [0.5, 5, 5] });
+    addBox(physics, { position: [8, 0, 0], halfExtents: [0.5, 5, 5] });
+    const s = addSphere(physics, { position: [0, 0, 0], velocity: [600, 0, 0], radius: 0.5, response: 'bounce' });
+    step(physics);
+    expect(physics.contacts.count).toBe(1);
+    expect([physics.contacts.a[0], physics.contacts.b[0]]).toEqual([s, wall]);
+    expect(physics.contacts.nx[0]).toBe(-1);
+    expect(physics.contacts.px[0]).toBeCloseTo(4.5, 12);
+    expect(physics.began.count).toBe(1);
+    expect(vel(physics, s)[0]).toBe(-600);
+    expect(physics.components.Contact.other[s]).toBe(wall);
+  });
+
+  it('two walls in one tick: both contacts, sorted, each at its time', () => {
+    const physics = freshPhysics({ dt: DT });
+    const right = addBox(physics, { position: [3, 0, 0], halfExtents: [0.5, 5, 5] });
+    const left = addBox(physics, { position: [-3, 0, 0], halfExtents: [0.5, 5, 5] });
+    const s = addSphere(physics, { position: [0, 0, 0], velocity: [360, 0, 0], radius: 0.5, response: 'bounce' });
+    step(physics);
+    expect(Array.from(physics.contacts.b.slice(0, 2))).toEqual([right, left]);
+    expect(physics.contacts.toi[0]).toBeCloseTo(2 / 6, 12);
+    expect(physics.contacts.toi[1]).toBeCloseTo(6 / 6, 12);
+    expect(pos(physics, s)[0]).toBeCloseTo(-2, 12);
+  });
+
+  it('sensors are crossed and reported, never resolved', () => {
+    const physics = freshPhysics({ dt: DT });
+    const sensor = addBox(physics, { position: [2, 0, 0], halfExtents: [0.5, 5, 5], sensor: true });
+    const s = addSphere(physics, { position: [0, 0, 0], velocity: [300, 0, 0], radius: 0.5, response: 'bounce' });
+    step(physics);
+    expect(pos(physics, s)[0]).toBeCloseTo(5, 12);
+    expect(physics.contacts.count).toBe(1);
+    expect(physics.contacts.b[0]).toBe(sensor);
+    expect(physics.contacts.flags[0] & 4).toBe(4);
+  });
+
+  it('a kinematic sphere pushes a dynamic one and is never pushed', () => {
+    const physics = freshPhysics({ dt: DT });
+    const k = addSphere(physics, { position: [0, 0, 0], velocity: [60, 0, 0], radius: 1 });
+    const s = addSphere(physics, { position: [2.5, 0, 0], velocity: [0, 0, 0], radius: 0.5, response: 'bounce', restitution: 0 });
+    for (let t = 0; t < 10; t++) step(physics);
+    expect(vel(physics, k)).toEqual([60, 0, 0]);
+    expect(pos(physics, k)[0]).toBeCloseTo(10, 12);
+    expect(pos(physics, s)[0]).toBeGreaterThanOrEqual(11.5 - 1e-9);
+  });
+
+  it('a sphere overlapping a box at the start of a tick is pushed out along the normal', () => {
+    const physics = freshPhysics({ dt: DT });
+    floor(physics);
+    const s = addSphere(physics, { position: [0, 0.2, 0], velocity: [0, 0, 0], radius: 0.5, response: 'slide' });
+    step(physics);
+    expect(pos(physics, s)[1]).toBeCloseTo(0.5, 12);
+    expect(physics.contacts.depth[0]).toBeCloseTo(0.3, 12);
+  });
+});
+
+describe('options and validation', () => {
+  it('addSphere sets the Response component', () => {
+    const physics = freshPhysics();
+    const s = addSphere(physics, { position: [0, 0, 0], velocity: [0, 0, 0], radius: 1, response: 'slide', mass: 3 });
+    const R = physics.components.Response;
+    expect([R.mode[s], R.restitution[s], R.mass[s]]).toEqual([ResponseMode.SLIDE, 0, 3]);
+    const b = addSphere(physics, { position: [5, 0, 0], velocity: [0, 0, 0], radius: 1, response: 'bounce' });
+    expect([R.mode[b], R.restitution[b]]).toEqual([ResponseMode.BOUNCE, 1]);
+  });
+
+  it('bad response options throw naming the field', () => {
+    const physics = freshPhysics();
+    const bad = (o: object) => () => addSphere(physics, { position: [0, 0, 0], radius: 1, ...o } as never);
+    expect(bad({ response: 'fly' })).toThrow(/response/);
+    expect(bad({ response: 'bounce', restitution: 2 })).toThrow(/restitution/);
+    expect(bad({ response: 'bounce', mass: -1 })).toThrow(/mass/);
+    expect(bad({ restitution: 0.5 })).toThrow(PhysicsInputError);
+    expect(() => createPhysics(createWorld(), { maxIterations: 0 })).toThrow(/maxIterations/);
+    expect(() => createPhysics(createWorld(), { gravity: [0, NaN, 0] })).toThrow(/gravity/);
+  });
+
+  it('a bad Response field written directly is caught by step', () => {
+    const physics = freshPhysics();
+    const s = addSphere(physics, { position: [0, 0, 0], velocity: [1, 0, 0], radius: 1 });
+    addComponent(physics.world, s, physics.components.Response);
+    physics.components.Response.restitution[s] = 3;
+    expect(() => step(physics)).toThrow(/Response.restitution/);
+  });
+
+  it('maxIterations caps the impacts per tick: the leftover motion is dropped', () => {
+    const physics = freshPhysics({ dt: DT, maxIterations: 1 });
+    addBox(physics, { position: [3, 0, 0], halfExtents: [0.5, 5, 5] });
+    const s = addSphere(physics, { position: [0, 0, 0], velocity: [360, 0, 0], radius: 0.5, response: 'bounce' });
+    step(physics);
+    expect(pos(physics, s)[0]).toBeCloseTo(2, 12);
+    expect(vel(physics, s)[0]).toBe(-360);
+  });
+
+  it('gravity accelerates dynamic bodies only', () => {
+    const physics = freshPhysics({ dt: DT, gravity: [0, -6, 0] });
+    const d = addSphere(physics, { position: [0, 0, 0], velocity: [0, 0, 0], radius: 1, response: 'slide' });
+    const k = addSphere(physics, { position: [5, 0, 0], velocity: [0, 0, 0], radius: 1 });
+    step(physics);
+    expect(vel(physics, d)[1]).toBeCloseTo(-0.1, 15);
+    expect(pos(physics, d)[1]).toBeCloseTo(-0.1 / 60, 15);
+    expect(vel(physics, k)).toEqual([0, 0, 0]);
+  });
+});
