@@ -26,7 +26,7 @@
  * @module
  */
 import { observe, onSet } from 'bitecs';
-import type { PhysicsComponents } from '../../components/index.js';
+import { ResponseMode, type PhysicsComponents } from '../../components/index.js';
 import { PhysicsInputError } from './errors.js';
 import { BodyFlags, type Physics } from './types.js';
 import { internalsOf } from './internal.js';
@@ -148,6 +148,31 @@ function writeVec3(physics: Physics, eid: number, data: unknown, moving: boolean
   if (!moving && (internalsOf(physics).flags[eid] & BodyFlags.BOX) !== 0) internalsOf(physics).staticDirty = true;
 }
 
+const RESPONSE_KEYS = new Set(['mode', 'restitution', 'mass']);
+const RESPONSE_FORM = "{mode?, restitution?, mass?}";
+const MODE_NAMES: Readonly<Record<string, number>> = { stop: ResponseMode.STOP, slide: ResponseMode.SLIDE, bounce: ResponseMode.BOUNCE };
+
+/** A mode given as 'stop' | 'slide' | 'bounce' or as a ResponseMode value. */
+function readMode(v: unknown, eid: number): number {
+  if (typeof v === 'string' && Object.prototype.hasOwnProperty.call(MODE_NAMES, v)) return MODE_NAMES[v];
+  if (v === ResponseMode.STOP || v === ResponseMode.SLIDE || v === ResponseMode.BOUNCE) return v;
+  throw new PhysicsInputError({ eid, field: 'Response.mode', problem: `must be 'stop', 'slide', 'bounce' or a ResponseMode value, got ${describe(v)}`, source: 'set(Response)' });
+}
+
+/** Response: every given field checked (restitution in [0, 1], mass finite >= 0, 0 = by radius³), then written. */
+function setResponse(physics: Physics, eid: number, data: unknown): void {
+  const source = 'set(Response)';
+  checkRecord(data, RESPONSE_KEYS, source, eid, RESPONSE_FORM);
+  const mode = data.mode === undefined ? -1 : readMode(data.mode, eid);
+  const e = data.restitution === undefined ? -1 : readFlat(data.restitution, source, eid, 'Response.restitution', true);
+  if (e > 1) throw new PhysicsInputError({ eid, field: 'Response.restitution', problem: `must be a number in [0, 1], got ${e}`, source });
+  const mass = data.mass === undefined ? -1 : readFlat(data.mass, source, eid, 'Response.mass', true);
+  const R = physics.components.Response;
+  if (mode >= 0) R.mode[eid] = mode;
+  if (e >= 0) R.restitution[eid] = e;
+  if (mass >= 0) R.mass[eid] = mass;
+}
+
 const setPosition: SetWriter = (physics, eid, data) => writeVec3(physics, eid, data, false);
 const setVelocity: SetWriter = (physics, eid, data) => writeVec3(physics, eid, data, true);
 
@@ -161,6 +186,7 @@ export const SET_WRITERS: { readonly [K in keyof PhysicsComponents]?: SetWriter 
   Sphere: setSphere,
   Box: setBox,
   CollisionFilter: setFilter,
+  Response: setResponse,
 };
 
 /**

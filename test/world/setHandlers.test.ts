@@ -6,7 +6,7 @@
 import { addComponent, addComponents, addEntity, createWorld, removeComponent, set, setComponent } from 'bitecs';
 import { describe, expect, it } from 'vitest';
 import { createComponents } from '../../components/index.js';
-import { addBox, addSphere, createPhysics, destroyPhysics, hashPhysicsState, step, type Physics } from '../../src/index.js';
+import { addBox, addSphere, createPhysics, destroyPhysics, hashPhysicsState, ResponseMode, step, type Physics } from '../../src/index.js';
 import { SET_WRITERS } from '../../src/world/setHandlers.js';
 import { expectError } from '../support/inputError.js';
 
@@ -102,6 +102,21 @@ describe('bitecs set() on the physics components', () => {
     expect([Position.x[s], Position.y[s], Position.z[s], Velocity.x[s], Sphere.radius[s]]).toEqual([1, 2, 3, 1, 1]);
     expect([CollisionFilter.group[s], CollisionFilter.mask[s]]).toEqual([1, 0xffffffff]);
     expect([Box.hx[b], Box.hy[b], Box.hz[b], Box.qx[b], Box.qw[b]]).toEqual([1, 2, 3, 0, 1]);
+  });
+
+  it('Response: set() and setComponent write mode (name or ResponseMode value), restitution and mass, checked first', () => {
+    const { world, physics } = setup();
+    const { Response } = physics.components;
+    const s = addSphere(physics, { position: [0, 0, 0], radius: 1, velocity: [1, 0, 0] });
+    addComponent(world, s, set(Response, { mode: 'slide', restitution: 0.5, mass: 2 }));
+    expect([Response.mode[s], Response.restitution[s], Response.mass[s]]).toEqual([ResponseMode.SLIDE, 0.5, 2]);
+    setComponent(world, s, Response, { mode: ResponseMode.BOUNCE });
+    expect([Response.mode[s], Response.restitution[s], Response.mass[s]]).toEqual([ResponseMode.BOUNCE, 0.5, 2]);
+    expectError(() => setComponent(world, s, Response, { mode: 'fly' }), s, 'set(Response): Response.mode', /'stop'/);
+    expectError(() => setComponent(world, s, Response, { mode: 'stop', restitution: 1.5 }), s, 'set(Response): Response.restitution', /\[0, 1\]/);
+    expectError(() => setComponent(world, s, Response, { mass: -1 }), s, 'set(Response): Response.mass', />= 0/);
+    expectError(() => setComponent(world, s, Response, { bounce: 1 }), s, 'set(Response): bounce', /not a field/);
+    expect([Response.mode[s], Response.restitution[s], Response.mass[s]]).toEqual([ResponseMode.BOUNCE, 0.5, 2]);
   });
 
   it('ids beyond the initial capacity: the stores grow before the data is written', () => {
