@@ -11,7 +11,7 @@
 import { sizeIn, sizeStatsAdd } from '../broadphase/policy.js';
 import { sortUniqueIds } from '../broadphase/sortIds.js';
 import { bounds, boxBounds } from './bodies.js';
-import { pairListPush } from './lists.js';
+import { pairListPush, pairListReserve } from './lists.js';
 import { PhysicsInputError } from './errors.js';
 import { BodyFlags, type PairList, type Physics } from './types.js';
 import { internalsOf } from './internal.js';
@@ -103,19 +103,6 @@ export function sortPairs(l: PairList): void {
   }
 }
 
-/** Grows `l`'s arrays (by doubling) to hold at least `n` pairs, keeping its contents. */
-function reservePairs(l: PairList, n: number): void {
-  if (l.a.length >= n) return;
-  let size = l.a.length * 2;
-  while (size < n) size *= 2;
-  const na = new Uint32Array(size);
-  const nb = new Uint32Array(size);
-  na.set(l.a);
-  nb.set(l.b);
-  l.a = na;
-  l.b = nb;
-}
-
 /**
  * Sorts `internal.boxPairs` and merges it into `internal.pairs` (both sorted by (a, b); their pairs
  * differ, since a sphere pair's `a` is a sphere and a box pair's a box), from the back, in place.
@@ -126,7 +113,7 @@ export function mergeBoxPairs(physics: Physics): void {
   if (n2 === 0) return;
   sortPairs(box);
   const n1 = pairs.count;
-  reservePairs(pairs, n1 + n2);
+  pairListReserve(pairs, n1 + n2);
   let i = n1 - 1;
   let j = n2 - 1;
   for (let k = n1 + n2 - 1; j >= 0; k--) {

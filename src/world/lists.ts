@@ -19,18 +19,23 @@ export function pairListCreate(capacity = 64): PairList {
 }
 
 export function pairListPush(list: PairList, a: number, b: number): void {
-  if (list.count === list.a.length) {
-    const n = list.a.length * 2;
-    const na = new Uint32Array(n);
-    const nb = new Uint32Array(n);
-    na.set(list.a);
-    nb.set(list.b);
-    list.a = na;
-    list.b = nb;
-  }
+  if (list.count === list.a.length) pairListReserve(list, list.a.length * 2);
   list.a[list.count] = a;
   list.b[list.count] = b;
   list.count++;
+}
+
+/** Grows `list`'s arrays (by doubling) to hold at least `n` pairs, keeping its contents. */
+export function pairListReserve(list: PairList, n: number): void {
+  if (list.a.length >= n) return;
+  let size = list.a.length * 2;
+  while (size < n) size *= 2;
+  const na = new Uint32Array(size);
+  const nb = new Uint32Array(size);
+  na.set(list.a);
+  nb.set(list.b);
+  list.a = na;
+  list.b = nb;
 }
 
 export function endedListCreate(capacity = 64): EndedList {

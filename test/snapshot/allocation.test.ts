@@ -5,25 +5,17 @@
  * entities, with primary-contact references and with explicitly stored Contact data. Set
  * SNAPSHOT_REPORT=1 to print the figures.
  */
-import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { runAllocationChild } from '../support/allocationChild.js';
 
-const run = promisify(execFile);
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const child = fileURLToPath(new URL('./allocation.child.ts', import.meta.url));
 
 interface Phase { bytesPerCall: number; gcsInBestWindow: number; windows: number[] }
 type Result = Record<'control' | 'size' | 'save' | 'restore' | 'saveUnaligned' | 'restoreUnaligned', Phase> & { contacts: number; touching: number; explicit: number };
 
-async function measure(config: object): Promise<Result> {
-  const { stdout } = await run(
-    process.execPath,
-    ['--expose-gc', '--min-semi-space-size=128', '--max-semi-space-size=128', '--import', 'tsx', child, JSON.stringify(config)],
-    { cwd: root, timeout: 120_000, maxBuffer: 1 << 20 },
-  );
-  return JSON.parse(stdout.trim().split('\n').pop()!) as Result;
+function measure(config: object): Promise<Result> {
+  return runAllocationChild<Result>(child, { args: [JSON.stringify(config)], timeout: 120_000 });
 }
 
 /** Bytes per call, best window of 300 calls (the measurement itself costs a few hundred bytes a window). */

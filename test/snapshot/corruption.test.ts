@@ -71,6 +71,9 @@ function layoutOf(w: Uint32Array): SnapshotLayout {
   return l;
 }
 
+/** A field name and an in-place edit of a snapshot's words that corrupts it. */
+type Edit = [field: string, edit: (w: Uint32Array) => void];
+
 function expectField(physics: Physics, ids: number[], snap: Uint8Array, field: string, message?: RegExp): void {
   const before = digest(physics, ids);
   let err: unknown;
@@ -89,6 +92,14 @@ describe('range checks before any write (checksum recomputed after the edit)', (
   const scene = buildSweepScene('fields', undefined);
   const { physics, ids, snap } = scene;
   const f64At = (w: Uint32Array, word: number) => new Float64Array(w.buffer, 0, w.length >>> 1).subarray(word);
+  /** Each edit on a fresh copy of `snap`, resealed: restore must reject it naming `field`. */
+  const expectEdits = (edits: Edit[]) => {
+    for (const [field, edit] of edits) {
+      const w = words(snap);
+      edit(w);
+      expectField(physics, ids, reseal(w), field);
+    }
+  };
 
   it('the checksum itself: a flipped body float is caught as `checksum`, and accepted with verify: false', () => {
     const w = words(snap);
@@ -137,7 +148,7 @@ describe('range checks before any write (checksum recomputed after the edit)', (
   it('contact and ended pairs: ids that are not bodies, out of order, flags', () => {
     const l = layoutOf(words(snap));
     const k = l.contactAB >>> 2;
-    const edits: [string, (w: Uint32Array) => void][] = [
+    const edits: Edit[] = [
       ['contacts.pair', (w) => { w[k] = 9999; }],
       ['contacts.pair', (w) => { w[k + 1] = 0x80000003; }],
       ['contacts.pair', (w) => { w[k + 1] = w[k]; }],
@@ -152,18 +163,14 @@ describe('range checks before any write (checksum recomputed after the edit)', (
     ];
     expect(l.contacts).toBeGreaterThan(1);
     expect(l.ended).toBeGreaterThan(0);
-    for (const [field, edit] of edits) {
-      const w = words(snap);
-      edit(w);
-      expectField(physics, ids, reseal(w), field);
-    }
+    expectEdits(edits);
   });
 
   it('touching and removed-body records: entity words ≥ 2^31 never reach bitecs; bad primary references; repeats', () => {
     const l = layoutOf(words(snap));
     const t = l.touchingU32 >>> 2;
     const p = l.purgeU32 >>> 2;
-    const edits: [string, (w: Uint32Array) => void][] = [
+    const edits: Edit[] = [
       ['touching.entity', (w) => { w[t] = 0x80000000 | w[t]; }],
       ['touching.entity', (w) => { w[t] = 0xa0000005; }],
       ['touching.entity', (w) => { w[t + TOUCH_U32] = w[t]; }],
@@ -175,11 +182,7 @@ describe('range checks before any write (checksum recomputed after the edit)', (
     ];
     expect(l.touching).toBeGreaterThan(1);
     expect(l.purge).toBeGreaterThan(0);
-    for (const [field, edit] of edits) {
-      const w = words(snap);
-      edit(w);
-      expectField(physics, ids, reseal(w), field);
-    }
+    expectEdits(edits);
   });
 
   it('a primary reference to a contact of another entity, or to one that does not involve it', () => {

@@ -12,26 +12,18 @@
  * few hundred bytes per structural change; with `contactComponent: false` a full tick allocates
  * nothing.
  */
-import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { runAllocationChild } from '../support/allocationChild.js';
 import { report } from '../support/report.js';
 
-const run = promisify(execFile);
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const child = fileURLToPath(new URL('./allocation.child.ts', import.meta.url));
 
 interface Phase { bytesPerCall: number; gcsInBestWindow: number; windows: number[] }
 interface Result { control: Phase; tick: Phase; broadphase: Phase; narrowphase: Phase; integrate: Phase; overheadBytes: number; contactsPerTick: number; pairEventsPerTick: number }
 
-async function measure(config: object): Promise<Result> {
-  const { stdout } = await run(
-    process.execPath,
-    ['--expose-gc', '--min-semi-space-size=128', '--max-semi-space-size=128', '--import', 'tsx', child, JSON.stringify(config)],
-    { cwd: root, timeout: 300_000, maxBuffer: 1 << 20 },
-  );
-  return JSON.parse(stdout.trim().split('\n').pop()!) as Result;
+function measure(config: object): Promise<Result> {
+  return runAllocationChild<Result>(child, { args: [JSON.stringify(config)], timeout: 300_000 });
 }
 
 const BOUND = 64; // bytes per tick, average over the window

@@ -9,18 +9,11 @@
  * `tick` is a full arena tick plus the reads (reported: a full tick's figure is noisier on a loaded
  * machine). Prints one JSON line.
  */
-import { PerformanceObserver } from 'node:perf_hooks';
 import { ContactOf, readContactOf, runNarrowphase } from '../../src/index.js';
 import { buildArena } from '../../src/scenes/buildArena.js';
+import { createHeapWindow } from '../support/heapWindow.js';
 
-const gc = (globalThis as { gc?: () => void }).gc;
-if (!gc) throw new Error('run with --expose-gc');
-let gcEvents = 0;
-const observer = new PerformanceObserver((list) => {
-  gcEvents += list.getEntries().length;
-});
-observer.observe({ entryTypes: ['gc'] });
-const settle = () => new Promise((r) => setTimeout(r, 20));
+const heap = createHeapWindow();
 
 const arena = buildArena({ spheres: 1000, seed: 3, sphereSphere: true, physics: { contactComponent: false } });
 const p = arena.physics;
@@ -52,20 +45,12 @@ async function measure(fn: () => void): Promise<{ bytesPerCall: number; gcs: num
   for (let i = 0; i < 50; i++) fn();
   let best = { bytes: Infinity, gcs: 0 };
   for (let w = 0; w < 4; w++) {
-    gc!();
-    gc!();
-    await settle();
-    gcEvents = 0;
-    const m0 = process.memoryUsage();
-    for (let i = 0; i < TICKS; i++) fn();
-    const m1 = process.memoryUsage();
-    await settle();
-    const bytes = m1.heapUsed - m0.heapUsed + (m1.arrayBuffers - m0.arrayBuffers);
-    if (bytes < best.bytes) best = { bytes, gcs: gcEvents };
+    const { bytes, gcs } = await heap.measure(fn, TICKS);
+    if (bytes < best.bytes) best = { bytes, gcs };
   }
   return { bytesPerCall: best.bytes / TICKS, gcs: best.gcs };
 }
 
 const result = { rebuild: await measure(rebuild), tick: await measure(tick), contactsRead: read };
-observer.disconnect();
+heap.disconnect();
 process.stdout.write(`${JSON.stringify(result)}\n`);

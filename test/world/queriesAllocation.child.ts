@@ -5,20 +5,13 @@
  * of queries between ticks (no rebuild), and a tick followed by a batch (the queries' grid rebuilt).
  * Prints one JSON line.
  */
-import { PerformanceObserver } from 'node:perf_hooks';
 import {
   castRay, castRayAll, castSphere, castSphereAll, createEntityList, createHitList, overlapBox, overlapSphere, type QueryHit,
 } from '../../src/index.js';
 import { buildArena } from '../../src/scenes/buildArena.js';
+import { createHeapWindow } from '../support/heapWindow.js';
 
-const gc = (globalThis as { gc?: () => void }).gc;
-if (!gc) throw new Error('run with --expose-gc');
-let gcEvents = 0;
-const observer = new PerformanceObserver((list) => {
-  gcEvents += list.getEntries().length;
-});
-observer.observe({ entryTypes: ['gc'] });
-const settle = () => new Promise((r) => setTimeout(r, 20));
+const heap = createHeapWindow();
 
 const arena = buildArena({ spheres: 1000, seed: 3, physics: { contactComponent: false } });
 const p = arena.physics;
@@ -59,27 +52,15 @@ const loads = {
   tick: () => arena.tick(),
 };
 
-async function window(fn: () => void, n: number): Promise<{ bytes: number; gcs: number }> {
-  gc!();
-  gc!();
-  await settle();
-  gcEvents = 0;
-  const m0 = process.memoryUsage();
-  for (let i = 0; i < n; i++) fn();
-  const m1 = process.memoryUsage();
-  await settle();
-  return { bytes: m1.heapUsed - m0.heapUsed + (m1.arrayBuffers - m0.arrayBuffers), gcs: gcEvents };
-}
-
 const CALLS = 200;
 const result: Record<string, unknown> = { calls: CALLS, queriesPerBatch: 48 };
 for (const name of ['queries', 'tick', 'tickAndQueries'] as const) {
   for (let i = 0; i < 400; i++) loads[name]();
   const runs = [];
-  for (let w = 0; w < 4; w++) runs.push(await window(loads[name], CALLS));
+  for (let w = 0; w < 4; w++) runs.push(await heap.measure(loads[name], CALLS));
   const best = runs.reduce((a, b) => (b.bytes < a.bytes ? b : a));
   result[name] = { bytesPerCall: best.bytes / CALLS, gcsInBestWindow: best.gcs, windows: runs.map((r) => r.bytes) };
 }
 result.sink = sink > 0;
-observer.disconnect();
+heap.disconnect();
 process.stdout.write(`${JSON.stringify(result)}\n`);
