@@ -16,12 +16,17 @@
  */
 import type { Vec3Like } from '../readInput.js';
 import type { Physics } from '../types.js';
-import { readDirection, readDistance, readFilter, readOut, readPhysics, readQueryRadius, readStart, QI, QI_RADIUS } from './input.js';
-import { hitListReserve, type HitList, type QueryFilter, type QueryHit } from './lists.js';
+import * as input from './input.js';
+import * as lists from './lists.js';
+import type { HitList, QueryFilter, QueryHit } from './lists.js';
 import type { HitScratch } from './state.js';
 import * as sweepModule from './sweep.js';
 
-const { BEST, sweep } = sweepModule;
+// Imported bindings copied once into module constants (a module interop may read an import through
+// a getter on every use, which each query would pay).
+const { BEST, BEST_ENTITY, sweep } = sweepModule;
+const { readDirection, readDistance, readFilter, readOut, readPhysics, readQueryRadius, readStart, QI, QI_RADIUS } = input;
+const { hitListReserve } = lists;
 
 function readCast(physics: Physics, start: Vec3Like, direction: Vec3Like, maxDistance: number, out: unknown, filter: QueryFilter | undefined, source: string, list: boolean): void {
   readPhysics(physics, source);
@@ -34,7 +39,7 @@ function readCast(physics: Physics, start: Vec3Like, direction: Vec3Like, maxDis
 
 function writeHit(out: QueryHit): boolean {
   if (BEST[0] === Infinity) return false;
-  out.entity = sweepModule.bestEntity;
+  out.entity = BEST_ENTITY[0];
   out.distance = BEST[0];
   out.normal.x = BEST[1];
   out.normal.y = BEST[2];

@@ -6,8 +6,9 @@
  * @module
  */
 import { PhysicsInputError } from '../errors.js';
-import { checkLive } from '../internal.js';
-import { describe, readBits, readRadius, readRotation, readVector, vectorField as field, type VectorField } from '../readInput.js';
+import * as internals from '../internal.js';
+import * as readInput from '../readInput.js';
+import type { VectorField } from '../readInput.js';
 import type { Physics } from '../types.js';
 
 /** Query input slots of {@link QI}: origin or centre (0–2), unit direction (3–5), max distance, radius, half extents (8–10), unit rotation (11–14). */
@@ -18,6 +19,11 @@ export const QI = new Float64Array(15);
 export const QF_GROUP = 0, QF_MASK = 1, QF_EXCLUDE = 2, QF_SENSORS = 3;
 /** The current query's filter (see the `QF_*` slots). */
 export const QF = new Float64Array(4);
+
+// Imported bindings copied once into module constants (a module interop may read an import through a
+// getter on every use, which each query would pay).
+const { checkLive } = internals;
+const { describe, readBits, readRadius, readRotation, readVector, vectorField: field } = readInput;
 
 const tmp = new Float64Array(4);
 

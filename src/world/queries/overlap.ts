@@ -9,23 +9,36 @@
  * only on success. No allocation unless a list grows.
  * @module
  */
-import { gridQueryBounds } from '../../broadphase/query.js';
-import { sortUniqueIds } from '../../broadphase/sortIds.js';
-import { overlapBoxBox } from '../../geometry/overlapBoxBox.js';
-import { overlapBoxSphere } from '../../geometry/overlapBoxSphere.js';
-import { overlapSphereBox } from '../../geometry/overlapSphereBox.js';
-import { overlapSphereSphere } from '../../geometry/overlapSphereSphere.js';
-import { BOUNDS_PAD } from '../bodies.js';
-import { internalsOf } from '../internal.js';
+import * as query from '../../broadphase/query.js';
+import * as sortIds from '../../broadphase/sortIds.js';
+import * as boxBox from '../../geometry/overlapBoxBox.js';
+import * as boxSphere from '../../geometry/overlapBoxSphere.js';
+import * as sphereBox from '../../geometry/overlapSphereBox.js';
+import * as sphereSphere from '../../geometry/overlapSphereSphere.js';
+import * as bodies from '../bodies.js';
+import * as internals from '../internal.js';
 import type { QuatLike, Vec3Like } from '../readInput.js';
 import { BodyFlags, type Physics } from '../types.js';
 import * as input from './input.js';
-import { entityListReserve, type EntityList, type QueryFilter } from './lists.js';
-import { queryState, type QueryState } from './state.js';
-import { loadBox, passesFilter } from './sweep.js';
+import * as lists from './lists.js';
+import type { EntityList, QueryFilter } from './lists.js';
+import * as stateModule from './state.js';
+import type { QueryState } from './state.js';
+import * as sweepModule from './sweep.js';
 
 const { SPHERE } = BodyFlags;
 // Imported bindings copied once (a module interop may read an import through a getter per use).
+const { gridQueryBounds } = query;
+const { sortUniqueIds } = sortIds;
+const { overlapBoxBox } = boxBox;
+const { overlapBoxSphere } = boxSphere;
+const { overlapSphereBox } = sphereBox;
+const { overlapSphereSphere } = sphereSphere;
+const { BOUNDS_PAD } = bodies;
+const { internalsOf } = internals;
+const { entityListReserve } = lists;
+const { queryState } = stateModule;
+const { loadBox, passesFilter } = sweepModule;
 const { readFilter, readHalfExtents, readOut, readPhysics, readQueryRadius, readQueryRotation, readStart, QI, QI_H, QI_O, QI_Q, QI_RADIUS } = input;
 
 /** The query shape's bounds (minX, minY, minZ, maxX, maxY, maxZ), padded against rounding. */

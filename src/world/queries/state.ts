@@ -14,10 +14,13 @@ import { queryOutCreate, type QueryOut } from '../../broadphase/query.js';
 import { traverseCreate } from '../../broadphase/traverse.js';
 import { ScratchBox, ScratchCast, ScratchSphere, ScratchVec3 } from '../../math/scratch.js';
 import { bounds, boxBounds, sphereBounds } from '../bodies.js';
-import { internalsOf, type PhysicsInternal } from '../internal.js';
+import * as internals from '../internal.js';
+import type { PhysicsInternal } from '../internal.js';
 import { BodyFlags, type Physics } from '../types.js';
 
 const { SPHERE, BOX, MOVING } = BodyFlags;
+// Imported binding copied once (a module interop may read an import through a getter per use).
+const { internalsOf } = internals;
 
 /** Scratch hits of one query before they are sorted into the caller's list. */
 export interface HitScratch {

@@ -13,7 +13,8 @@
  * World frame, length units. No allocation (typed scratch, grown by doubling outside the loops).
  * @module
  */
-import { HUGE_LEVEL, type Grid } from '../../broadphase/grid.js';
+import * as gridModule from '../../broadphase/grid.js';
+import type { Grid } from '../../broadphase/grid.js';
 import * as traverse from '../../broadphase/traverse.js';
 import * as castBox from '../../geometry/castSphereBox.js';
 import * as castBall from '../../geometry/castSphereSphere.js';
@@ -28,6 +29,7 @@ const { SPHERE, BOX, SENSOR } = BodyFlags;
 // Imported bindings copied once into module constants: a transpiler's module interop may read an
 // import through a getter on every use, which hot loops must not pay.
 const { traverseBegin, traverseNext, TR_CELLS, TR_DX, TR_ENTRY, TR_OX, TR_RADIUS, TR_TMAX } = traverse;
+const { HUGE_LEVEL } = gridModule;
 const { castSphereBox } = castBox;
 const { castSphereSphere } = castBall;
 const { boxRotation, rotation } = bodies;
@@ -35,9 +37,10 @@ const { internalsOf } = internals;
 const { nextStamp, queryState } = queryStateModule;
 const { QF, QF_EXCLUDE, QF_GROUP, QF_MASK, QF_SENSORS, QI, QI_D, QI_DIST, QI_O, QI_RADIUS } = input;
 
-/** The best hit so far (closest mode): distance, normal (1–3), point (4–6); entity in `bestEntity`. */
+/** The best hit so far (closest mode): distance, normal (1–3), point (4–6); entity in `BEST_ENTITY`. */
 export const BEST = new Float64Array(7);
-export let bestEntity = 0;
+/** The entity of the best hit (a typed slot: the cast module reads it without a live-binding getter). */
+export const BEST_ENTITY = new Uint32Array(1);
 /** Whether the sweep keeps every hit (in `QueryState.hits`) instead of the closest. */
 let all = false;
 let stamp = 0;
@@ -56,6 +59,8 @@ export function passesFilter(physics: Physics, eid: number, f: number): boolean 
 
 /** The entry distance written by {@link slabEntry} (a returned double would be boxed). */
 const ENTRY = new Float64Array(1);
+/** Per query: 1 / direction per axis (Infinity-free: 0 where the component is 0), set by {@link sweep}. */
+const INV_D = new Float64Array(3);
 
 /**
  * Slab test of the segment against item slot `i`'s bounds grown by the radius: whether it meets
@@ -69,12 +74,12 @@ function slabEntry(g: Grid, i: number): boolean {
   let t1 = QI[QI_DIST];
   for (let a = 0; a < 3; a++) {
     const lo = b[6 * i + a] - r, hi = b[6 * i + 3 + a] + r;
-    const o = QI[QI_O + a], d = QI[QI_D + a];
-    if (d === 0) {
+    const o = QI[QI_O + a];
+    if (QI[QI_D + a] === 0) {
       if (!(o >= lo && o <= hi)) return false;
       continue;
     }
-    const inv = 1 / d;
+    const inv = INV_D[a];
     let ta = (lo - o) * inv, tb = (hi - o) * inv;
     if (ta > tb) {
       const t = ta;
@@ -175,8 +180,8 @@ function testItem(g: Grid, i: number): void {
     return;
   }
   const d = s.cast.toi * QI[QI_DIST];
-  if (d > BEST[0] || (d === BEST[0] && eid > bestEntity)) return;
-  bestEntity = eid;
+  if (d > BEST[0] || (d === BEST[0] && eid > BEST_ENTITY[0])) return;
+  BEST_ENTITY[0] = eid;
   BEST[0] = d;
   const c = s.cast;
   BEST[1] = c.normal.x;
@@ -235,7 +240,7 @@ function sweepGrid(g: Grid): void {
 
 /**
  * Runs the sweep described by `QI`/`QF` on `physics`: with `every`, every hit goes to the query
- * state's `hits` (unsorted); otherwise the closest to `BEST`/`bestEntity` (`BEST[0]` Infinity: none).
+ * state's `hits` (unsorted); otherwise the closest to `BEST`/`BEST_ENTITY` (`BEST[0]` Infinity: none).
  * Returns the query state.
  */
 export function sweep(physics: Physics, every: boolean): QueryState {
@@ -247,7 +252,8 @@ export function sweep(physics: Physics, every: boolean): QueryState {
   stamp = nextStamp(s);
   s.hits.count = 0;
   BEST[0] = Infinity;
-  bestEntity = 0;
+  BEST_ENTITY[0] = 0;
+  for (let a = 0; a < 3; a++) INV_D[a] = QI[QI_D + a] === 0 ? 0 : 1 / QI[QI_D + a];
   // The grid with more items first: its closest hit then bounds the walk of the other.
   const statics = internalsOf(physics).staticGrid;
   if (s.withStatic || statics.count <= s.grid.count) {
