@@ -1,5 +1,5 @@
 import { castSphereBox } from './castSphereBox.js';
-import { ScratchVec3 } from '../math/scratch.js';
+import { ScratchVec3 } from './scratch.js';
 import type { BoxShape, CastResult, SphereShape, Vec3 } from './types.js';
 
 const negMotion = new ScratchVec3();

@@ -22,7 +22,7 @@ import { contactBoxBox } from '../geometry/contactBoxBox.js';
 import { contactSphereBox } from '../geometry/contactSphereBox.js';
 import { contactSphereSphere } from '../geometry/contactSphereSphere.js';
 import type { SphereShape, Vec3 } from '../geometry/types.js';
-import { ScratchBox, ScratchCast, ScratchContact, ScratchSphere, ScratchVec3 } from '../math/scratch.js';
+import { ScratchBox, ScratchCast, ScratchContact, ScratchSphere, ScratchVec3 } from '../geometry/scratch.js';
 import { boxRotation, rotation } from './bodies.js';
 import { contactListReserve, endedListPush, pairListPush } from './lists.js';
 import { BodyFlags, ContactFlags, EndedFlags, type Physics } from './types.js';

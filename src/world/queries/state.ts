@@ -12,7 +12,7 @@ import { gridBuild, gridClear, gridCreate, gridSetCellSize, type Grid } from '..
 import { gridInsert } from '../../broadphase/grid.js';
 import { queryOutCreate, type QueryOut } from '../../broadphase/query.js';
 import { traverseCreate } from '../../broadphase/traverse.js';
-import { ScratchBox, ScratchCast, ScratchSphere, ScratchVec3 } from '../../math/scratch.js';
+import { ScratchBox, ScratchCast, ScratchSphere, ScratchVec3 } from '../../geometry/scratch.js';
 import { bounds, boxBounds, sphereBounds } from '../bodies.js';
 import * as internals from '../internal.js';
 import type { PhysicsInternal } from '../internal.js';

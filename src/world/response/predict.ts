@@ -22,7 +22,7 @@ import { castSphereBox } from '../../geometry/castSphereBox.js';
 import { castSphereSphere } from '../../geometry/castSphereSphere.js';
 import { contactSphereBox } from '../../geometry/contactSphereBox.js';
 import { contactSphereSphere } from '../../geometry/contactSphereSphere.js';
-import { ScratchBox, ScratchCast, ScratchContact, ScratchSphere, ScratchVec3 } from '../../math/scratch.js';
+import { ScratchBox, ScratchCast, ScratchContact, ScratchSphere, ScratchVec3 } from '../../geometry/scratch.js';
 import { boxRotation, BOUNDS_PAD, rotation } from '../bodies.js';
 import { internalsOf } from '../internal.js';
 import { BodyFlags, ContactFlags, type Physics } from '../types.js';

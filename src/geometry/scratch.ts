@@ -6,7 +6,7 @@
  * non-integer double: a field that starts as `undefined` (a bare `x: number;` declaration under
  * define semantics) or as an object stays tagged, and then every double written to it is boxed.
  */
-import type { BoxShape, CastResult, ContactResult, Quat, SphereShape, Vec3 } from '../geometry/types.js';
+import type { BoxShape, CastResult, ContactResult, Quat, SphereShape, Vec3 } from './types.js';
 
 /** A Vec3 whose fields are doubles from the start (its values are scratch: set before use). */
 export class ScratchVec3 implements Vec3 {
