@@ -6,6 +6,7 @@
 import type { Vec3Store } from '../../components/index.js';
 import { PhysicsInputError } from './errors.js';
 import { BodyFlags, type Physics } from './types.js';
+import { ZERO_QUATERNION } from './readInput.js';
 
 const { MOVING } = BodyFlags;
 
@@ -72,8 +73,6 @@ function checkExtent(eid: number, name: string, a: Float64Array): void {
   if (!(v >= 0 && v !== Infinity)) throw new PhysicsInputError({ eid, field: name, problem: `must be a finite number >= 0, got ${v}` });
 }
 
-/** The problem reported for an all-zero rotation, by the helpers and by `step` alike. */
-export const ZERO_QUATERNION = 'quaternion has length 0 (identity is [0, 0, 0, 1])';
 
 function checkComponent(eid: number, name: string, a: Float64Array): void {
   if (bad(a[eid])) throw new PhysicsInputError({ eid, field: name, problem: `must be a finite number, got ${a[eid]}` });

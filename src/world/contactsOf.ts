@@ -16,6 +16,7 @@
 import { idListPush } from './lists.js';
 import { checkLive, internalsOf } from './internal.js';
 import type { Physics } from './types.js';
+import type { ContactIndexState } from './contactIndex.js';
 
 /**
  * Contacts by entity: the contacts of entity `eid` are `items[start[eid] + k]` for k in
@@ -28,22 +29,6 @@ export interface ContactIndex {
   readonly count: Uint32Array;
   readonly start: Uint32Array;
   readonly items: Uint32Array;
-}
-
-/** The index and its bookkeeping (internal). */
-export interface ContactIndexState {
-  count: Uint32Array;
-  start: Uint32Array;
-  items: Uint32Array;
-  /** Whether the contact list changed since the last build (set by each tick and each restore). */
-  stale: boolean;
-  /** The entities with `count > 0`, to clear at the next build. */
-  members: { count: number; ids: Uint32Array };
-}
-
-/** An empty index; its arrays are allocated at the first build. */
-export function contactIndexCreate(): ContactIndexState {
-  return { count: new Uint32Array(0), start: new Uint32Array(0), items: new Uint32Array(0), stale: true, members: { count: 0, ids: new Uint32Array(64) } };
 }
 
 /**

@@ -10,7 +10,7 @@ import { gridCreate } from '../broadphase/grid.js';
 import { sizeStatsCreate } from '../broadphase/policy.js';
 import { queryOutCreate } from '../broadphase/query.js';
 import { HAS_CONTACT } from './contactComponent.js';
-import { contactIndexCreate } from './contactsOf.js';
+import { contactIndexCreate } from './contactIndex.js';
 import { PhysicsInputError } from './errors.js';
 import { contactListCreate, endedListCreate, idListCreate, idListPush, pairListCreate } from './lists.js';
 import { registerSetHandlers } from './setHandlers.js';

@@ -7,11 +7,11 @@
 import type { Grid } from '../broadphase/grid.js';
 import type { SizeStats } from '../broadphase/policy.js';
 import type { QueryOut } from '../broadphase/query.js';
-import type { ContactIndexState } from './contactsOf.js';
+import type { ContactIndexState } from './contactIndex.js';
 import { PhysicsInputError } from './errors.js';
 import type { ResponseState } from './response/state.js';
 import type { IdList, PairList, Physics } from './types.js';
-import type { QueryState } from './queries/state.js';
+import type { QueryState } from './queries/stateData.js';
 
 /** The key of the internal state on a physics instance. */
 export const INTERNAL: unique symbol = Symbol('bitecs-collide.internal');

@@ -6,8 +6,10 @@
  * No allocation unless they throw.
  * @module
  */
-import { ZERO_QUATERNION } from './bodies.js';
 import { PhysicsInputError } from './errors.js';
+
+/** The problem reported for an all-zero rotation, by the helpers and by `step` alike. */
+export const ZERO_QUATERNION = 'quaternion has length 0 (identity is [0, 0, 0, 1])';
 
 /** A vector as an object or a 3-element array. */
 export type Vec3Like = { x: number; y: number; z: number } | readonly [number, number, number];

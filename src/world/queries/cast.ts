@@ -19,7 +19,7 @@ import type { Physics } from '../types.js';
 import * as input from './input.js';
 import * as lists from './lists.js';
 import type { HitList, QueryFilter, QueryHit } from './lists.js';
-import type { HitScratch } from './state.js';
+import type { HitScratch } from './stateData.js';
 import * as sweepModule from './sweep.js';
 
 // Imported bindings copied once into module constants (a module interop may read an import through

@@ -23,7 +23,7 @@ import * as input from './input.js';
 import * as lists from './lists.js';
 import type { EntityList, QueryFilter } from './lists.js';
 import * as stateModule from './state.js';
-import type { QueryState } from './state.js';
+import type { QueryState } from './stateData.js';
 import * as sweepModule from './sweep.js';
 
 const { SPHERE } = BodyFlags;

@@ -8,75 +8,16 @@
  * World frame, length units.
  * @module
  */
-import { gridBuild, gridClear, gridCreate, gridSetCellSize, type Grid } from '../../broadphase/grid.js';
-import { gridInsert } from '../../broadphase/grid.js';
-import { queryOutCreate, type QueryOut } from '../../broadphase/query.js';
-import { traverseCreate } from '../../broadphase/traverse.js';
-import { ScratchBox, ScratchCast, ScratchSphere, ScratchVec3 } from '../../geometry/scratch.js';
+import { gridBuild, gridClear, gridInsert, gridSetCellSize } from '../../broadphase/grid.js';
 import { bounds, boxBounds, sphereBounds } from '../bodies.js';
 import * as internals from '../internal.js';
 import type { PhysicsInternal } from '../internal.js';
 import { BodyFlags, type Physics } from '../types.js';
+import { createQueryState, type QueryState } from './stateData.js';
 
 const { SPHERE, BOX, MOVING } = BodyFlags;
 // Imported binding copied once (a module interop may read an import through a getter per use).
 const { internalsOf } = internals;
-
-/** Scratch hits of one query before they are sorted into the caller's list. */
-export interface HitScratch {
-  count: number;
-  entity: Uint32Array;
-  /** distance, normal (3), point (3) per hit: 7 numbers. */
-  data: Float64Array;
-  order: Int32Array;
-}
-
-/** The per-instance state of the world queries (internal). */
-export interface QueryState {
-  /** Bodies at their current pose that the step's static grid does not cover (see the module notes). */
-  grid: Grid;
-  /** Whether `grid` holds the static boxes too (the step's static grid was stale when it was built). */
-  withStatic: boolean;
-  /** Whether `grid` is current. */
-  built: boolean;
-  /** `physics.tick` when `grid` was built. */
-  builtTick: number;
-  /** Per entity: the query that last examined it (dedupes cells, buckets and grids). */
-  stamp: Uint32Array;
-  stampValue: number;
-  /** Traversal state (see src/broadphase/traverse.ts). */
-  walk: Float64Array;
-  /** Candidates of an overlap query. */
-  candidates: QueryOut;
-  hits: HitScratch;
-  sphere: ScratchSphere;
-  ray: ScratchSphere;
-  box: ScratchBox;
-  queryBox: ScratchBox;
-  motion: ScratchVec3;
-  cast: ScratchCast;
-}
-
-function createState(): QueryState {
-  return {
-    grid: gridCreate(1),
-    withStatic: false,
-    built: false,
-    builtTick: 0,
-    stamp: new Uint32Array(64),
-    stampValue: 0,
-    walk: traverseCreate(),
-    candidates: queryOutCreate(),
-    hits: { count: 0, entity: new Uint32Array(16), data: new Float64Array(16 * 7), order: new Int32Array(16) },
-    // Scratch shapes whose fields are doubles from the start: writing a double then never boxes.
-    sphere: new ScratchSphere(),
-    ray: new ScratchSphere(),
-    box: new ScratchBox(),
-    queryBox: new ScratchBox(),
-    motion: new ScratchVec3(),
-    cast: new ScratchCast(),
-  };
-}
 
 /** Rebuilds the query grid from every body at its current pose (static boxes only when `withStatic`). */
 function rebuild(physics: Physics, internal: PhysicsInternal, s: QueryState): void {
@@ -110,7 +51,7 @@ export function queryState(physics: Physics): QueryState {
   const internal = internalsOf(physics);
   let s = internal.queries;
   if (s === undefined) {
-    s = createState();
+    s = createQueryState();
     internal.queries = s;
   }
   if (!s.built || internal.queryDirty || s.builtTick !== physics.tick) rebuild(physics, internal, s);

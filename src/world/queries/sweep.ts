@@ -23,7 +23,7 @@ import * as internals from '../internal.js';
 import { BodyFlags, type Physics } from '../types.js';
 import * as input from './input.js';
 import * as queryStateModule from './state.js';
-import type { QueryState } from './state.js';
+import type { QueryState } from './stateData.js';
 
 const { SPHERE, BOX, SENSOR } = BodyFlags;
 // Imported bindings copied once into module constants: a transpiler's module interop may read an

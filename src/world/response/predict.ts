@@ -30,7 +30,7 @@ import { heapPush } from './heap.js';
 import { isRecorded, recordContact, REC_IN, RI_DEPTH, RI_NX, RI_PX, RI_TOI } from './records.js';
 import { C_REST, CONFIG } from './react.js';
 import { addConstraint } from './solver.js';
-import { R_CASTS, reserveEvents, type ResponseState } from './state.js';
+import { DYNAMIC, R_CASTS, reserveEvents, type ResponseState } from './state.js';
 
 const { SPHERE, BOX, MOVING, SENSOR } = BodyFlags;
 
@@ -47,8 +47,6 @@ export const REST_SKIN = 1e-4;
  * most 2e-4 × g dt² of sinking per tick).
  */
 export const REST_TOL = 1e-4;
-/** Values of `ResponseState.state`. */
-export const DYNAMIC = 1, FROZEN = 2;
 
 const sphereA = new ScratchSphere();
 const sphereX = new ScratchSphere();

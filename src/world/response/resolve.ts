@@ -22,11 +22,11 @@ import { contactListCreate } from '../lists.js';
 import { internalsOf } from '../internal.js';
 import { BodyFlags, ContactFlags, type ContactList, type Physics } from '../types.js';
 import { heapPop } from './heap.js';
-import { COLLECT, DYNAMIC, FROZEN, predict } from './predict.js';
+import { COLLECT, predict } from './predict.js';
 import { solveContacts } from './solver.js';
 import { C_REST, CONFIG, reactObstacle, reactPair } from './react.js';
 import { clearRecords, mergeRecords, recordContact, REC_IN, RI_DEPTH, RI_NX, RI_PX, RI_TOI } from './records.js';
-import { R_BODIES, R_EVENTS, R_FROZEN, R_IMPACTS, responseReserveBodies, responseStateCreate, type ResponseState } from './state.js';
+import { DYNAMIC, FROZEN, R_BODIES, R_EVENTS, R_FROZEN, R_IMPACTS, responseReserveBodies, responseStateCreate, type ResponseState } from './state.js';
 
 const { SPHERE, BOX, MOVING, RESPONSE, SENSOR } = BodyFlags;
 /** Flags of a dynamic body (and no BOX). */

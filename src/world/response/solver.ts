@@ -13,9 +13,8 @@
 import { ResponseMode } from '../../../components/index.js';
 import { internalsOf } from '../internal.js';
 import { BodyFlags, type Physics } from '../types.js';
-import { DYNAMIC } from './predict.js';
 import { C_REST, CONFIG, inverseMass, restitutionOf } from './react.js';
-import { CON_SLOTS, reserveConstraint, type ResponseState } from './state.js';
+import { CON_SLOTS, DYNAMIC, reserveConstraint, type ResponseState } from './state.js';
 
 /** Most sweeps over the contacts per tick. */
 export const SOLVER_SWEEPS = 128;

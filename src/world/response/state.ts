@@ -9,6 +9,9 @@
 
 import { queryOutCreate, type QueryOut } from '../../broadphase/query.js';
 
+/** Values of `ResponseState.state`. */
+export const DYNAMIC = 1, FROZEN = 2;
+
 /** Per-body slots of `ResponseState.planes`: up to two slide planes (unit normals) per body per tick. */
 export const PLANE_SLOTS = 6;
 
