@@ -26,7 +26,7 @@ import { SnapshotMismatchError } from './error.js';
 import { CONTACT_BIT, CONTACT_F64, EXPLICIT_F64, HAS_BIT, NO_REF, TOUCH_U32, type SnapshotLayout } from './format.js';
 import { internalsOf } from '../internal.js';
 
-const { SPHERE, BOX, MOVING } = BodyFlags;
+const { SPHERE, BOX } = BodyFlags;
 const CONTACT_FLAG_BITS = ContactFlags.BEGAN | ContactFlags.PERSISTING | ContactFlags.SENSOR;
 
 // Reason codes of a bad record (slot 0 of `fault`), and their text.
@@ -45,7 +45,7 @@ const PROBLEMS = [
   'entity listed twice',
   'pairs out of (a, b) order or a pair of one entity',
   'entity is neither a body nor a body removed since the last step',
-  'pair of the wrong body kinds or order (a sphere, then a box or a sphere with a higher id; or a box, then a box with a higher id, one of the two moving)',
+  'pair of the wrong body kinds or order (a sphere, then a box or a sphere with a higher id; or a box, then a box with a higher id)',
   'invalid flags',
   'held the Contact component at save time but does not exist now',
   'primary contact index out of range or not a contact of this entity',
@@ -135,8 +135,9 @@ function contactPairFits(flags: Uint8Array, marks: Uint32Array, a: number, b: nu
   if (marks[a] === removed || marks[b] === removed) return true;
   const fa = flags[a], fb = flags[b];
   if ((fa & SPHERE) !== 0) return (fb & BOX) !== 0 || a < b || !bad(R_KIND);
-  // Two boxes: the lower id first, and at least one of them moving (static pairs are never tested).
-  return ((fa & BOX) !== 0 && (fb & BOX) !== 0 && a < b && ((fa | fb) & MOVING) !== 0) || !bad(R_KIND);
+  // Two boxes: the lower id first (one of them moved in the saved tick, but either may have stopped
+  // since: its Velocity removed before the save).
+  return ((fa & BOX) !== 0 && (fb & BOX) !== 0 && a < b) || !bad(R_KIND);
 }
 
 /** A bad contact pair or flags byte, or −1. */
