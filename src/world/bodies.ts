@@ -7,6 +7,7 @@ import type { Vec3Store } from '../../components/index.js';
 import { PhysicsInputError } from './errors.js';
 import { BodyFlags, type Physics } from './types.js';
 import { ZERO_QUATERNION } from './readInput.js';
+import type { ScratchBox } from '../geometry/scratch.js';
 
 const { MOVING } = BodyFlags;
 
@@ -214,4 +215,26 @@ export function boxBounds(physics: Physics, eid: number, flags: number, swept: b
   W[4] = Math.abs(r10) * hx + Math.abs(r11) * hy + Math.abs(r12) * hz;
   W[5] = Math.abs(r20) * hx + Math.abs(r21) * hy + Math.abs(r22) * hz;
   writeBounds();
+}
+
+/**
+ * Loads box body `eid` into `out`: centre from Position, half extents from Box, and the normalised
+ * rotation ({@link boxRotation}). World frame, length units. The one box loader of the narrowphase,
+ * the collision response and the world queries.
+ */
+export function loadBox(physics: Physics, eid: number, out: ScratchBox): void {
+  const p = physics.components.Position;
+  const b = physics.components.Box;
+  out.center.x = p.x[eid];
+  out.center.y = p.y[eid];
+  out.center.z = p.z[eid];
+  out.halfExtents.x = b.hx[eid];
+  out.halfExtents.y = b.hy[eid];
+  out.halfExtents.z = b.hz[eid];
+  boxRotation(physics, eid);
+  const q = out.rotation;
+  q.x = rotation[0];
+  q.y = rotation[1];
+  q.z = rotation[2];
+  q.w = rotation[3];
 }

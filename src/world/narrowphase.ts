@@ -23,7 +23,7 @@ import { contactSphereBox } from '../geometry/contactSphereBox.js';
 import { contactSphereSphere } from '../geometry/contactSphereSphere.js';
 import type { SphereShape, Vec3 } from '../geometry/types.js';
 import { ScratchBox, ScratchCast, ScratchContact, ScratchSphere, ScratchVec3 } from '../geometry/scratch.js';
-import { boxRotation, rotation } from './bodies.js';
+import { loadBox } from './bodies.js';
 import { contactListReserve, endedListPush, pairListPush } from './lists.js';
 import { BodyFlags, ContactFlags, EndedFlags, type Physics } from './types.js';
 import { internalsOf } from './internal.js';
@@ -46,23 +46,6 @@ function loadSphere(physics: Physics, eid: number, out: SphereShape): void {
   out.center.y = p.y[eid];
   out.center.z = p.z[eid];
   out.radius = physics.components.Sphere.radius[eid];
-}
-
-function loadBox(physics: Physics, eid: number, out: ScratchBox): void {
-  const p = physics.components.Position;
-  const b = physics.components.Box;
-  out.center.x = p.x[eid];
-  out.center.y = p.y[eid];
-  out.center.z = p.z[eid];
-  out.halfExtents.x = b.hx[eid];
-  out.halfExtents.y = b.hy[eid];
-  out.halfExtents.z = b.hz[eid];
-  boxRotation(physics, eid);
-  const q = out.rotation;
-  q.x = rotation[0];
-  q.y = rotation[1];
-  q.z = rotation[2];
-  q.w = rotation[3];
 }
 
 /** Writes eid's displacement over the tick (velocity × dt; 0 when static or not continuous) into `out`. */
@@ -94,14 +77,22 @@ function pushContact(physics: Physics, a: number, b: number, swept: boolean): vo
   list.flags[i] = ((flags[a] | flags[b]) & SENSOR) !== 0 ? ContactFlags.SENSOR : 0;
 }
 
-function testPair(physics: Physics, a: number, b: number): void {
-  loadSphere(physics, a, sphereA);
+/**
+ * Writes a's displacement relative to b over the tick into `motion` (b's own into `motionB`, for the
+ * contact point); returns whether a moves relative to b.
+ */
+function loadRelativeMotion(physics: Physics, a: number, b: number): boolean {
   loadMotion(physics, a, motion);
   loadMotion(physics, b, motionB);
   motion.x -= motionB.x;
   motion.y -= motionB.y;
   motion.z -= motionB.z;
-  const moving = motion.x !== 0 || motion.y !== 0 || motion.z !== 0;
+  return motion.x !== 0 || motion.y !== 0 || motion.z !== 0;
+}
+
+function testPair(physics: Physics, a: number, b: number): void {
+  loadSphere(physics, a, sphereA);
+  const moving = loadRelativeMotion(physics, a, b);
   if ((internalsOf(physics).flags[b] & SPHERE) !== 0) {
     loadSphere(physics, b, sphereB);
     if (contactSphereSphere(sphereA, sphereB, contact)) pushContact(physics, a, b, false);
@@ -120,12 +111,7 @@ function testPair(physics: Physics, a: number, b: number): void {
 function testBoxPair(physics: Physics, a: number, b: number): void {
   loadBox(physics, a, boxA);
   loadBox(physics, b, box);
-  loadMotion(physics, a, motion);
-  loadMotion(physics, b, motionB);
-  motion.x -= motionB.x;
-  motion.y -= motionB.y;
-  motion.z -= motionB.z;
-  const moving = motion.x !== 0 || motion.y !== 0 || motion.z !== 0;
+  const moving = loadRelativeMotion(physics, a, b);
   if (contactBoxBox(boxA, box, contact)) pushContact(physics, a, b, false);
   else if (moving && castBoxBox(boxA, motion, box, cast)) pushContact(physics, a, b, true);
 }

@@ -34,11 +34,11 @@ const { overlapBoxBox } = boxBox;
 const { overlapBoxSphere } = boxSphere;
 const { overlapSphereBox } = sphereBox;
 const { overlapSphereSphere } = sphereSphere;
-const { BOUNDS_PAD } = bodies;
+const { BOUNDS_PAD, loadBox } = bodies;
 const { internalsOf } = internals;
 const { entityListReserve } = lists;
 const { queryState } = stateModule;
-const { loadBox, passesFilter } = sweepModule;
+const { passesFilter } = sweepModule;
 const { readFilter, readHalfExtents, readOut, readPhysics, readQueryRadius, readQueryRotation, readStart, QI, QI_H, QI_O, QI_Q, QI_RADIUS } = input;
 
 /** The query shape's bounds (minX, minY, minZ, maxX, maxY, maxZ), padded against rounding. */
@@ -77,7 +77,7 @@ function touches(physics: Physics, s: QueryState, eid: number, f: number, box: b
     b.radius = physics.components.Sphere.radius[eid];
     return box ? overlapBoxSphere(s.queryBox, b) : overlapSphereSphere(s.sphere, b);
   }
-  loadBox(physics, s, eid);
+  loadBox(physics, eid, s.box);
   return box ? overlapBoxBox(s.queryBox, s.box) : overlapSphereBox(s.sphere, s.box);
 }
 

@@ -32,7 +32,7 @@ const { traverseBegin, traverseNext, TR_CELLS, TR_DX, TR_ENTRY, TR_OX, TR_RADIUS
 const { HUGE_LEVEL } = gridModule;
 const { castSphereBox } = castBox;
 const { castSphereSphere } = castBall;
-const { boxRotation, rotation } = bodies;
+const { loadBox } = bodies;
 const { internalsOf } = internals;
 const { nextStamp, queryState } = queryStateModule;
 const { QF, QF_EXCLUDE, QF_GROUP, QF_MASK, QF_SENSORS, QI, QI_D, QI_DIST, QI_O, QI_RADIUS } = input;
@@ -114,27 +114,8 @@ function castBody(physics: Physics, s: QueryState, eid: number, f: number): bool
     b.radius = physics.components.Sphere.radius[eid];
     return castSphereSphere(ray, s.motion, b, s.cast);
   }
-  loadBox(physics, s, eid);
+  loadBox(physics, eid, s.box);
   return castSphereBox(ray, s.motion, s.box, s.cast);
-}
-
-/** Loads box body `eid` (unit rotation) into `s.box`. */
-export function loadBox(physics: Physics, s: QueryState, eid: number): void {
-  const p = physics.components.Position;
-  const B = physics.components.Box;
-  const b = s.box;
-  b.center.x = p.x[eid];
-  b.center.y = p.y[eid];
-  b.center.z = p.z[eid];
-  b.halfExtents.x = B.hx[eid];
-  b.halfExtents.y = B.hy[eid];
-  b.halfExtents.z = B.hz[eid];
-  boxRotation(physics, eid);
-  const q = b.rotation;
-  q.x = rotation[0];
-  q.y = rotation[1];
-  q.z = rotation[2];
-  q.w = rotation[3];
 }
 
 /** Appends the hit in `s.cast` on body `eid` to `s.hits` (its distance from the toi: no double passed). */

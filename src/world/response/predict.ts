@@ -23,7 +23,7 @@ import { castSphereSphere } from '../../geometry/castSphereSphere.js';
 import { contactSphereBox } from '../../geometry/contactSphereBox.js';
 import { contactSphereSphere } from '../../geometry/contactSphereSphere.js';
 import { ScratchBox, ScratchCast, ScratchContact, ScratchSphere, ScratchVec3 } from '../../geometry/scratch.js';
-import { boxRotation, BOUNDS_PAD, rotation } from '../bodies.js';
+import { BOUNDS_PAD, loadBox } from '../bodies.js';
 import { internalsOf } from '../internal.js';
 import { BodyFlags, ContactFlags, type Physics } from '../types.js';
 import { heapPush } from './heap.js';
@@ -92,18 +92,10 @@ function loadPartner(physics: Physics, s: ResponseState, x: number): void {
     sphereX.radius = physics.components.Sphere.radius[x];
     return;
   }
-  const b = physics.components.Box;
+  loadBox(physics, x, box);
   box.center.x = cx;
   box.center.y = cy;
   box.center.z = cz;
-  box.halfExtents.x = b.hx[x];
-  box.halfExtents.y = b.hy[x];
-  box.halfExtents.z = b.hz[x];
-  boxRotation(physics, x);
-  box.rotation.x = rotation[0];
-  box.rotation.y = rotation[1];
-  box.rotation.z = rotation[2];
-  box.rotation.w = rotation[3];
 }
 
 /** Queries both grids with the bounds of `a`'s remaining path into `internal.query`. */
