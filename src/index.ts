@@ -7,32 +7,16 @@
 // Geometry (pure, no ECS)
 export type { Vec3, Quat, SphereShape, BoxShape, ContactResult, CastResult } from './geometry/types.js';
 export {
-  overlapSphereBox,
-  contactSphereBox,
-  castSphereBox,
-  overlapSphereSphere,
-  contactSphereSphere,
-  castSphereSphere,
-  overlapBoxSphere,
-  contactBoxSphere,
-  castBoxSphere,
-  overlapBoxBox,
-  contactBoxBox,
-  castBoxBox,
+  overlapSphereBox, contactSphereBox, castSphereBox,
+  overlapSphereSphere, contactSphereSphere, castSphereSphere,
+  overlapBoxSphere, contactBoxSphere, castBoxSphere,
+  overlapBoxBox, contactBoxBox, castBoxBox,
 } from './geometry/index.js';
 
 // Components
 export type {
-  Vec3Store,
-  PositionComponent,
-  VelocityComponent,
-  SphereComponent,
-  BoxComponent,
-  ContactComponent,
-  CollisionFilterComponent,
-  ResponseComponent,
-  ResponseModeValue,
-  PhysicsComponents,
+  Vec3Store, PositionComponent, VelocityComponent, SphereComponent, BoxComponent, ContactComponent,
+  CollisionFilterComponent, ResponseComponent, ResponseModeValue, PhysicsComponents,
 } from '../components/index.js';
 export { ResponseMode } from '../components/index.js';
 
@@ -45,14 +29,8 @@ export { createPhysics, destroyPhysics, markStaticDirty } from './world/createPh
 export { step, runBroadphase, runNarrowphase, runIntegrate } from './world/step.js';
 export type { Vec3Like, QuatLike, BodyOptions, SphereOptions, BoxOptions } from './world/bodiesApi.js';
 export {
-  addSphere,
-  addBox,
-  removeBody,
-  setPosition,
-  setVelocity,
-  setRadius,
-  setHalfExtents,
-  setRotation,
+  addSphere, addBox, removeBody,
+  setPosition, setVelocity, setRadius, setHalfExtents, setRotation,
 } from './world/bodiesApi.js';
 export type { ContactIndex } from './world/contactsOf.js';
 export { contactsOf, readContactOf, ContactOf } from './world/contactsOf.js';
@@ -74,12 +52,8 @@ export type { SnapshotProblem } from './world/snapshot/error.js';
  * See docs/multiplayer.md.
  */
 export {
-  entityIdsSize,
-  saveEntityIds,
-  restoreEntityIds,
-  bodyManifestSize,
-  saveBodyManifest,
-  restoreBodyManifest,
+  entityIdsSize, saveEntityIds, restoreEntityIds,
+  bodyManifestSize, saveBodyManifest, restoreBodyManifest,
   EntityManifestError,
 } from './world/entityIds.js';
 export type { FixedStepper } from './world/fixedStep.js';

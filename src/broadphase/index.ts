@@ -17,14 +17,8 @@ export type { Grid } from './grid.js';
 export type { QueryOut } from './query.js';
 export { WHOLE_TICK, slicesMeet } from './cells.js';
 export {
-  gridCreate,
-  gridClear,
-  gridSetCellSize,
-  gridSetMargin,
-  gridInsert,
-  gridInsertSlice,
-  gridAdd,
-  gridBuild,
+  gridCreate, gridClear, gridSetCellSize, gridSetMargin,
+  gridInsert, gridInsertSlice, gridAdd, gridBuild,
 } from './grid.js';
 export { gridQueryBounds, gridQuerySlice, gridQuery, queryOutCreate } from './query.js';
 export { traverseCreate, traverseBegin, traverseNext, TR_OX, TR_DX, TR_TMAX, TR_RADIUS, TR_ENTRY, TR_CELLS, TR_SLOTS } from './traverse.js';

@@ -168,18 +168,36 @@ export function addBox(physics: Physics, o: BoxOptions): number {
     tmp[0] = tmp[1] = tmp[2] = 0;
     tmp[3] = 1;
   }
-  const B = physics.components.Box;
-  const eid = addBody(physics, o, B);
-  B.hx[eid] = half[0];
-  B.hy[eid] = half[1];
-  B.hz[eid] = half[2];
-  B.qx[eid] = tmp[0];
-  B.qy[eid] = tmp[1];
-  B.qz[eid] = tmp[2];
-  B.qw[eid] = tmp[3];
-  internalsOf(physics).staticDirty = true;
-  internalsOf(physics).queryDirty = true;
+  const eid = addBody(physics, o, physics.components.Box);
+  writeHalfExtents(physics, eid, half);
+  writeRotation(physics, eid, tmp);
   return eid;
+}
+
+/** Writes a box's half extents from `h[0..2]`; static boxes re-bucket at the next step, queries see it. */
+function writeHalfExtents(physics: Physics, eid: number, h: Float64Array): void {
+  const B = physics.components.Box;
+  B.hx[eid] = h[0];
+  B.hy[eid] = h[1];
+  B.hz[eid] = h[2];
+  boxMoved(physics);
+}
+
+/** Writes a box's rotation from `q[0..3]` (x, y, z, w); static boxes re-bucket at the next step. */
+function writeRotation(physics: Physics, eid: number, q: Float64Array): void {
+  const B = physics.components.Box;
+  B.qx[eid] = q[0];
+  B.qy[eid] = q[1];
+  B.qz[eid] = q[2];
+  B.qw[eid] = q[3];
+  boxMoved(physics);
+}
+
+/** A box moved, turned or resized between ticks: the static grid and the query grid rebuild. */
+function boxMoved(physics: Physics): void {
+  const internals = internalsOf(physics);
+  internals.staticDirty = true;
+  internals.queryDirty = true;
 }
 
 /**
@@ -205,8 +223,8 @@ export function setPosition(physics: Physics, eid: number, p: Vec3Like): void {
   checkBody(physics, eid, 'setPosition', 'Position', SPHERE | BOX);
   readVector(p, 3, tmp, POSITION, 'setPosition', eid);
   writeVec3(physics.components.Position, eid, tmp);
-  if ((internalsOf(physics).flags[eid] & BOX) !== 0) internalsOf(physics).staticDirty = true;
-  internalsOf(physics).queryDirty = true;
+  if ((internalsOf(physics).flags[eid] & BOX) !== 0) boxMoved(physics);
+  else internalsOf(physics).queryDirty = true;
 }
 
 /** Sets a body's velocity (length units per second; validated), adding the Velocity component if it has none. */
@@ -232,12 +250,7 @@ export function setRadius(physics: Physics, eid: number, radius: number): void {
 export function setHalfExtents(physics: Physics, eid: number, halfExtents: Vec3Like): void {
   checkBody(physics, eid, 'setHalfExtents', 'Box', BOX);
   readVector(halfExtents, 3, tmp, HALF, 'setHalfExtents', eid);
-  const B = physics.components.Box;
-  B.hx[eid] = tmp[0];
-  B.hy[eid] = tmp[1];
-  B.hz[eid] = tmp[2];
-  internalsOf(physics).staticDirty = true;
-  internalsOf(physics).queryDirty = true;
+  writeHalfExtents(physics, eid, tmp);
 }
 
 /**
@@ -247,13 +260,7 @@ export function setHalfExtents(physics: Physics, eid: number, halfExtents: Vec3L
 export function setRotation(physics: Physics, eid: number, rotation: QuatLike): void {
   checkBody(physics, eid, 'setRotation', 'Box.rotation', BOX);
   readRotation(rotation, tmp, ROTATION, 'setRotation', eid);
-  const B = physics.components.Box;
-  B.qx[eid] = tmp[0];
-  B.qy[eid] = tmp[1];
-  B.qz[eid] = tmp[2];
-  B.qw[eid] = tmp[3];
-  internalsOf(physics).staticDirty = true;
-  internalsOf(physics).queryDirty = true;
+  writeRotation(physics, eid, tmp);
 }
 
 /**

@@ -52,13 +52,9 @@ export function contactsOf(physics: Physics): ContactIndex {
 export class ContactOf {
   other = 0;
   index = 0;
-  nx = 0.5;
-  ny = 0.5;
-  nz = 0.5;
+  nx = 0.5; ny = 0.5; nz = 0.5;
   depth = 0.5;
-  px = 0.5;
-  py = 0.5;
-  pz = 0.5;
+  px = 0.5; py = 0.5; pz = 0.5;
   toi = 0.5;
   flags = 0;
 }

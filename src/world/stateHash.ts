@@ -25,6 +25,13 @@ function mixFloat(a: ArrayLike<number>, i: number): void {
   mixInt(lanes, u32[1]);
 }
 
+/** Mixes `x[i]`, `y[i]`, `z[i]` (a vector field) in that order. */
+function mixFloat3(x: ArrayLike<number>, y: ArrayLike<number>, z: ArrayLike<number>, i: number): void {
+  mixFloat(x, i);
+  mixFloat(y, i);
+  mixFloat(z, i);
+}
+
 function hex8(h: number): string {
   return h.toString(16).padStart(8, '0');
 }
@@ -40,26 +47,16 @@ export function hashPhysicsState(physics: Physics): string {
     if ((f & (SPHERE | BOX)) === 0) continue;
     mixInt(lanes, eid);
     mixInt(lanes, f);
-    mixFloat(p.x, eid);
-    mixFloat(p.y, eid);
-    mixFloat(p.z, eid);
-    if ((f & MOVING) !== 0) {
-      mixFloat(v.x, eid);
-      mixFloat(v.y, eid);
-      mixFloat(v.z, eid);
-    }
+    mixFloat3(p.x, p.y, p.z, eid);
+    if ((f & MOVING) !== 0) mixFloat3(v.x, v.y, v.z, eid);
     if ((f & FILTER) !== 0) {
       mixInt(lanes, filter.group[eid]);
       mixInt(lanes, filter.mask[eid]);
     }
     if ((f & SPHERE) !== 0) mixFloat(s.radius, eid);
     else {
-      mixFloat(b.hx, eid);
-      mixFloat(b.hy, eid);
-      mixFloat(b.hz, eid);
-      mixFloat(b.qx, eid);
-      mixFloat(b.qy, eid);
-      mixFloat(b.qz, eid);
+      mixFloat3(b.hx, b.hy, b.hz, eid);
+      mixFloat3(b.qx, b.qy, b.qz, eid);
       mixFloat(b.qw, eid);
     }
   }
@@ -68,13 +65,9 @@ export function hashPhysicsState(physics: Physics): string {
   for (let i = 0; i < c.count; i++) {
     mixInt(lanes, c.a[i]);
     mixInt(lanes, c.b[i]);
-    mixFloat(c.nx, i);
-    mixFloat(c.ny, i);
-    mixFloat(c.nz, i);
+    mixFloat3(c.nx, c.ny, c.nz, i);
     mixFloat(c.depth, i);
-    mixFloat(c.px, i);
-    mixFloat(c.py, i);
-    mixFloat(c.pz, i);
+    mixFloat3(c.px, c.py, c.pz, i);
     mixFloat(c.toi, i);
     mixInt(lanes, c.flags[i]);
   }

@@ -10,12 +10,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildScene, stepScene } from '../../src/scenes/buildScene.js';
 import { parseScene, type SceneContact } from '../../src/scenes/sceneFile.js';
-import { jsonLines, ROOT, runChild, runInProcess } from './helpers.js';
+import { jsonLines, ROOT, runChild, runInProcess, expectTickContacts, type ExpectedContact } from './helpers.js';
 
 const SCENE = join(ROOT, 'examples/scenes/box-box.json');
-const TOL = 1e-12;
 
-type Expected = Pick<SceneContact, 'a' | 'b' | 'toi' | 'depth' | 'normal' | 'point'>;
+type Expected = ExpectedContact;
 
 /** Box 21 (half 0.5, centre (0, 1.5, 0), velocity 0) on box 20's top face y = 1: b's face y first, from 21 toward 20. */
 const resting: Expected = { a: 20, b: 21, toi: 0, depth: 0, normal: [0, -1, 0], point: [0, 1, 0] };
@@ -41,18 +40,7 @@ const EXPECTED: Expected[][] = [
 ];
 
 function checkTick(tick: number, contacts: SceneContact[]): void {
-  const expected = EXPECTED[tick];
-  expect(contacts.map((c) => [c.a, c.b]), `pairs of tick ${tick}`).toEqual(expected.map((c) => [c.a, c.b]));
-  contacts.forEach((c, i) => {
-    const e = expected[i];
-    const close = (x: number, y: number, what: string) => expect(Math.abs(x - y), `tick ${tick} (${c.a}, ${c.b}) ${what}: ${x} vs ${y}`).toBeLessThanOrEqual(TOL);
-    close(c.toi, e.toi, 'toi');
-    close(c.depth, e.depth, 'depth');
-    for (let k = 0; k < 3; k++) {
-      close(c.normal[k], e.normal[k], `normal[${k}]`);
-      close(c.point[k], e.point[k], `point[${k}]`);
-    }
-  });
+  expectTickContacts(EXPECTED, tick, contacts);
 }
 
 function checkOutput(stdout: string): void {

@@ -3,8 +3,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { onTestFinished } from 'vitest';
+import { expect, onTestFinished } from 'vitest';
 import { runCli } from '../../src/cli/cli.js';
+import type { SceneContact } from '../../src/scenes/sceneFile.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const TSX = join(ROOT, 'node_modules/.bin/tsx');
@@ -50,4 +51,27 @@ export function tempFile(name: string, text: string): string {
 /** Parses JSON Lines output. */
 export function jsonLines(stdout: string): unknown[] {
   return stdout.trimEnd().split('\n').map((line) => JSON.parse(line));
+}
+
+/** A hand-computed contact of a scene file's tick. */
+export type ExpectedContact = Pick<SceneContact, 'a' | 'b' | 'toi' | 'depth' | 'normal' | 'point'>;
+
+/** Tolerance of the hand-computed contacts (toi, depth, normal and point components). */
+export const CONTACT_TOL = 1e-12;
+
+/** The contacts of tick `tick` equal `expected[tick]`: the same pairs in order, numbers within CONTACT_TOL. */
+export function expectTickContacts(expected: ExpectedContact[][], tick: number, contacts: SceneContact[]): void {
+  const want = expected[tick];
+  expect(contacts.map((c) => [c.a, c.b]), `pairs of tick ${tick}`).toEqual(want.map((c) => [c.a, c.b]));
+  contacts.forEach((c, i) => {
+    const e = want[i];
+    const close = (x: number, y: number, what: string) =>
+      expect(Math.abs(x - y), `tick ${tick} (${c.a}, ${c.b}) ${what}: ${x} vs ${y}`).toBeLessThanOrEqual(CONTACT_TOL);
+    close(c.toi, e.toi, 'toi');
+    close(c.depth, e.depth, 'depth');
+    for (let k = 0; k < 3; k++) {
+      close(c.normal[k], e.normal[k], `normal[${k}]`);
+      close(c.point[k], e.point[k], `point[${k}]`);
+    }
+  });
 }

@@ -8,13 +8,12 @@ import { readFileSync } from 'node:fs';
 import { buildScene, stepScene } from '../../src/scenes/buildScene.js';
 import { parseScene, type SceneContact } from '../../src/scenes/sceneFile.js';
 import { formatTickLine } from '../../src/cli/output.js';
-import { jsonLines, KNOWN, runChild, runInProcess } from './helpers.js';
+import { jsonLines, KNOWN, runChild, runInProcess, expectTickContacts, type ExpectedContact } from './helpers.js';
 
 const S2 = Math.SQRT2;
 const H = Math.SQRT1_2;
-const TOL = 1e-12;
 
-type Expected = Pick<SceneContact, 'a' | 'b' | 'toi' | 'depth' | 'normal' | 'point'>;
+type Expected = ExpectedContact;
 
 /** Sphere 1 (radius 1, centre (0, 2, 0)) touches the top face y = 1 of box 0 at (0, 1, 0). */
 const resting: Expected = { a: 1, b: 0, toi: 0, depth: 0, normal: [0, 1, 0], point: [0, 1, 0] };
@@ -51,23 +50,8 @@ const EXPECTED: Expected[][] = [
   ],
 ];
 
-function expectClose(actual: number, expected: number, what: string): void {
-  expect(Math.abs(actual - expected), `${what}: ${actual} vs ${expected}`).toBeLessThanOrEqual(TOL);
-}
-
 function checkTick(tick: number, contacts: SceneContact[]): void {
-  const expected = EXPECTED[tick];
-  expect(contacts.map((c) => [c.a, c.b]), `pairs of tick ${tick}`).toEqual(expected.map((c) => [c.a, c.b]));
-  contacts.forEach((c, i) => {
-    const e = expected[i];
-    const what = `tick ${tick} (${c.a}, ${c.b})`;
-    expectClose(c.toi, e.toi, `${what} toi`);
-    expectClose(c.depth, e.depth, `${what} depth`);
-    for (let k = 0; k < 3; k++) {
-      expectClose(c.normal[k], e.normal[k], `${what} normal[${k}]`);
-      expectClose(c.point[k], e.point[k], `${what} point[${k}]`);
-    }
-  });
+  expectTickContacts(EXPECTED, tick, contacts);
 }
 
 interface TickLine {

@@ -6,15 +6,8 @@ import { createWorld, hasComponent, pipe } from 'bitecs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  addBox,
-  addSphere,
-  createBroadphaseSystem,
-  createIntegrateSystem,
-  createNarrowphaseSystem,
-  createPhysics,
-  hashPhysicsState,
-  step,
-  type Physics,
+  addBox, addSphere, createPhysics, hashPhysicsState, step, type Physics,
+  createBroadphaseSystem, createIntegrateSystem, createNarrowphaseSystem,
 } from '../../src/index.js';
 import { buildArena } from '../../src/scenes/buildArena.js';
 import { phasePipeline, reflectArena } from '../support/worlds.js';

@@ -30,6 +30,17 @@ const pairsOf = (physics: ReturnType<typeof setup>['physics']) => readContacts(p
 const endedOf = (physics: ReturnType<typeof setup>['physics']) => readPairs(physics.ended).map(([a, b], i) => [a, b, physics.ended.flags[i]]);
 const { REMOVED } = EndedFlags;
 
+/** A sphere touching a box for one step, then losing `component` (entity kept) for the next: the pair ends with REMOVED. */
+function touchingThenLose(component: 'Sphere' | 'Position') {
+  const { world, physics } = setup();
+  const { box, sphere: s } = addSphereOnBox(physics);
+  step(physics);
+  removeComponent(world, s, physics.components[component]);
+  step(physics);
+  expect(endedOf(physics)).toEqual([[s, box, REMOVED]]);
+  return { world, physics, box, s };
+}
+
 describe('removal', () => {
   it('bitecs 0.4 recycles ids last-removed-first, starting at 1 (the premise of the tests below)', () => {
     const world = createWorld();
@@ -145,13 +156,8 @@ describe('removal', () => {
   });
 
   it('losing the shape component (entity kept) ends being a body: its pairs end with REMOVED', () => {
-    const { world, physics } = setup();
-    const { box, sphere: s } = addSphereOnBox(physics);
-    step(physics);
-    removeComponent(world, s, physics.components.Sphere);
-    step(physics);
+    const { world, physics, box, s } = touchingThenLose('Sphere');
     expect(physics.contacts.count).toBe(0);
-    expect(endedOf(physics)).toEqual([[s, box, REMOVED]]);
     // It can become a body again: a new contact.
     addComponent(world, s, physics.components.Sphere);
     step(physics);
@@ -160,12 +166,7 @@ describe('removal', () => {
   });
 
   it('losing Position (a pooled despawn) ends the pairs with REMOVED; Position back (respawn) begins anew', () => {
-    const { world, physics } = setup();
-    const { box, sphere: s } = addSphereOnBox(physics);
-    step(physics);
-    removeComponent(world, s, physics.components.Position);
-    step(physics);
-    expect(endedOf(physics)).toEqual([[s, box, REMOVED]]);
+    const { world, physics, box, s } = touchingThenLose('Position');
     addComponent(world, s, physics.components.Position);
     setPosition(physics, s, [0, 1.5, 0]);
     removeComponent(world, box, physics.components.Position);

@@ -81,11 +81,11 @@ export function checkRecords(physics: Physics, c: SnapshotCursor, l: SnapshotLay
   state.fault[1] = -1;
   let i = badRemoved(physics, c.u32, (c.base + l.purgeU32) >>> 2, l.purge, removed);
   if (i >= 0) throw fail('removed.entity', i);
-  i = badContactPairs(physics, c, l, removed);
+  i = badPairs(physics, c, l, removed, CONTACT_PAIRS);
   if (i >= 0) throw fail(state.fault[0] === R_FLAGS ? 'contacts.flags' : 'contacts.pair', i);
   i = badContactData(c.f64, (c.base + l.contactF64) >>> 3, l.contacts);
   if (i >= 0) throw fail('contacts.data', i);
-  i = badEnded(physics, c, l, removed);
+  i = badPairs(physics, c, l, removed, ENDED_PAIRS);
   if (i >= 0) throw fail(state.fault[0] === R_FLAGS ? 'ended.flags' : 'ended.pair', i);
   i = badTouching(physics, c, l, removed + 1);
   if (i >= 0) throw fail(state.fault[0] === R_REF || state.fault[0] === R_COUNT ? 'touching.primary' : 'touching.entity', i);
@@ -140,28 +140,47 @@ function contactPairFits(flags: Uint8Array, marks: Uint32Array, a: number, b: nu
   return ((fa & BOX) !== 0 && (fb & BOX) !== 0 && a < b) || !bad(R_KIND);
 }
 
-/** A bad contact pair or flags byte, or −1. */
-function badContactPairs(physics: Physics, c: SnapshotCursor, l: SnapshotLayout, removed: number): number {
+/** The two pair lists of a snapshot that `badPairs` walks. */
+const CONTACT_PAIRS = 0;
+const ENDED_PAIRS = 1;
+
+/**
+ * A bad pair or flags byte of the contact list (`CONTACT_PAIRS`) or the ended list (`ENDED_PAIRS`),
+ * or −1. Both lists hold pairs of ids in range, in strictly ascending order.
+ */
+function badPairs(physics: Physics, c: SnapshotCursor, l: SnapshotLayout, removed: number, list: number): number {
   const { flags, capacity } = internalsOf(physics);
   const { u32, u8 } = c;
-  const marks = state.marks;
-  const fl = c.base + l.flagsU8;
-  let k = (c.base + l.contactAB) >>> 2;
+  const ended = list === ENDED_PAIRS;
+  const fl = c.base + (ended ? l.endedFlagsU8 : l.flagsU8);
+  const count = ended ? l.ended : l.contacts;
+  let k = (c.base + (ended ? l.endedU32 : l.contactAB)) >>> 2;
   let pa = 0;
   let pb = 0;
-  for (let i = 0; i < l.contacts; i++, k += 2) {
+  for (let i = 0; i < count; i++, k += 2) {
     const a = u32[k];
     const b = u32[k + 1];
     if ((a === 0 || b === 0 || a >= capacity || b >= capacity) && bad(R_RANGE)) return i;
     if (outOfOrder(a, b, pa, pb) && bad(R_ORDER)) return i;
-    if (!contactPairFits(flags, marks, a, b, removed)) return i;
-    const f = u8[fl + i];
-    const began = f & (ContactFlags.BEGAN | ContactFlags.PERSISTING);
-    if (((f & ~CONTACT_FLAG_BITS) !== 0 || (began !== ContactFlags.BEGAN && began !== ContactFlags.PERSISTING)) && bad(R_FLAGS)) return i;
+    if (ended ? badEndedPair(flags, a, b, u8[fl + i], removed) : badContactPair(flags, a, b, u8[fl + i], removed)) return i;
     pa = a;
     pb = b;
   }
   return -1;
+}
+
+/** Whether contact pair (a, b) with flags byte `f` is bad (its fault set). */
+function badContactPair(flags: Uint8Array, a: number, b: number, f: number, removed: number): boolean {
+  if (!contactPairFits(flags, state.marks, a, b, removed)) return true;
+  const began = f & (ContactFlags.BEGAN | ContactFlags.PERSISTING);
+  return ((f & ~CONTACT_FLAG_BITS) !== 0 || (began !== ContactFlags.BEGAN && began !== ContactFlags.PERSISTING)) && bad(R_FLAGS);
+}
+
+/** Whether ended pair (a, b) with flags byte `f` is bad (its fault set): both bodies, unless REMOVED. */
+function badEndedPair(flags: Uint8Array, a: number, b: number, f: number, removed: number): boolean {
+  if ((f & ~EndedFlags.REMOVED) !== 0) return bad(R_FLAGS);
+  const marks = state.marks;
+  return f === 0 && !(bodyOrRemoved(flags, marks, a, removed) && bodyOrRemoved(flags, marks, b, removed)) && bad(R_NOT_BODY);
 }
 
 /** A contact with a non-finite normal, depth or point, or toi outside [0, 1], or −1. */
@@ -172,29 +191,6 @@ function badContactData(f64: Float64Array, j: number, count: number): number {
       state.fault[0] = R_VALUE;
       return i;
     }
-  }
-  return -1;
-}
-
-/** A bad ended pair or flags byte, or −1. */
-function badEnded(physics: Physics, c: SnapshotCursor, l: SnapshotLayout, removed: number): number {
-  const { flags, capacity } = internalsOf(physics);
-  const { u32, u8 } = c;
-  const marks = state.marks;
-  const fl = c.base + l.endedFlagsU8;
-  let k = (c.base + l.endedU32) >>> 2;
-  let pa = 0;
-  let pb = 0;
-  for (let i = 0; i < l.ended; i++, k += 2) {
-    const a = u32[k];
-    const b = u32[k + 1];
-    const f = u8[fl + i];
-    if ((a === 0 || b === 0 || a >= capacity || b >= capacity) && bad(R_RANGE)) return i;
-    if (outOfOrder(a, b, pa, pb) && bad(R_ORDER)) return i;
-    if ((f & ~EndedFlags.REMOVED) !== 0 && bad(R_FLAGS)) return i;
-    if (f === 0 && !(bodyOrRemoved(flags, marks, a, removed) && bodyOrRemoved(flags, marks, b, removed)) && bad(R_NOT_BODY)) return i;
-    pa = a;
-    pb = b;
   }
   return -1;
 }

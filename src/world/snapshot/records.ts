@@ -49,17 +49,9 @@ function f64x3(a: Store, b: Store, c: Store, i: number, f64: Float64Array, j: nu
 }
 
 function f64x4(a: Store, b: Store, c: Store, d: Store, i: number, f64: Float64Array, j: number, dir: number): void {
-  if (dir === TO_SNAPSHOT) {
-    f64[j] = a[i];
-    f64[j + 1] = b[i];
-    f64[j + 2] = c[i];
-    f64[j + 3] = d[i];
-  } else {
-    a[i] = f64[j];
-    b[i] = f64[j + 1];
-    c[i] = f64[j + 2];
-    d[i] = f64[j + 3];
-  }
+  f64x3(a, b, c, i, f64, j, dir);
+  if (dir === TO_SNAPSHOT) f64[j + 3] = d[i];
+  else d[i] = f64[j + 3];
 }
 
 function u32x2(a: Uint32Array, b: Uint32Array, i: number, u32: Uint32Array, k: number, dir: number): void {
