@@ -6,11 +6,8 @@
  * In a box–box contact `a` is the box listed first in the file (the lower entity id).
  */
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildScene, stepScene } from '../../src/scenes/buildScene.js';
-import { parseScene, type SceneContact } from '../../src/scenes/sceneFile.js';
-import { jsonLines, ROOT, runChild, runInProcess, expectTickContacts, type ExpectedContact } from './helpers.js';
+import { ROOT, sceneFileTests, tickPairs, type ExpectedContact } from './helpers.js';
 
 const SCENE = join(ROOT, 'examples/scenes/box-box.json');
 
@@ -39,40 +36,15 @@ const EXPECTED: Expected[][] = [
   ],
 ];
 
-function checkTick(tick: number, contacts: SceneContact[]): void {
-  expectTickContacts(EXPECTED, tick, contacts);
-}
-
-function checkOutput(stdout: string): void {
-  const lines = jsonLines(stdout) as ({ tick: number; contacts: SceneContact[] } | { summary: Record<string, unknown> })[];
-  expect(lines).toHaveLength(EXPECTED.length + 1);
-  lines.slice(0, -1).forEach((line, k) => checkTick(k, (line as { contacts: SceneContact[] }).contacts));
-  const { summary } = lines.at(-1) as { summary: Record<string, unknown> };
-  expect(summary).toMatchObject({ ticks: 3, spheres: 0, boxes: 8, dt: 0.5, continuous: true, contacts: { total: 6, max: 2 } });
-}
+/** The summary line of the three ticks. */
+const SUMMARY = { ticks: 3, spheres: 0, boxes: 8, dt: 0.5, continuous: true, contacts: { total: 6, max: 2 } };
 
 const ARGS = ['--scene', SCENE, '--ticks', '3', '--json'];
 
 describe('box-box.json', () => {
-  it('child process and in process: every tick line matches the hand-computed contacts', () => {
-    const child = runChild(ARGS);
-    expect(child.stderr).toBe('');
-    expect(child.code).toBe(0);
-    checkOutput(child.stdout);
-    const inProcess = runInProcess(ARGS);
-    expect(inProcess.code).toBe(0);
-    const withoutTiming = (s: string) => s.replace(/"msPerTick":\{[^}]*\}/, '');
-    expect(withoutTiming(inProcess.stdout)).toBe(withoutTiming(child.stdout));
-  });
-
-  it('stepScene gives the same contacts as objects', () => {
-    const built = buildScene(parseScene(readFileSync(SCENE, 'utf8'), SCENE));
-    for (let k = 0; k < EXPECTED.length; k++) checkTick(k, stepScene(built));
-  });
+  sceneFileTests(SCENE, ARGS, EXPECTED, SUMMARY);
 
   it('--no-continuous misses the crossing box and the approach, keeps the resting pair and the overlap', () => {
-    const r = runInProcess([...ARGS, '--no-continuous']);
-    const lines = jsonLines(r.stdout) as { contacts: SceneContact[] }[];
-    expect(lines.slice(0, 3).map((l) => l.contacts.map((c) => [c.a, c.b]))).toEqual([[[20, 21]], [[20, 21]], [[20, 21], [40, 41]]]);
+    expect(tickPairs([...ARGS, '--no-continuous'])).toEqual([[[20, 21]], [[20, 21]], [[20, 21], [40, 41]]]);
   });
 });

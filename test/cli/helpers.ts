@@ -3,9 +3,11 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { expect, onTestFinished } from 'vitest';
+import { expect, it, onTestFinished } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { runCli } from '../../src/cli/cli.js';
-import type { SceneContact } from '../../src/scenes/sceneFile.js';
+import { parseScene, type SceneContact } from '../../src/scenes/sceneFile.js';
+import { buildScene, stepScene } from '../../src/scenes/buildScene.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const TSX = join(ROOT, 'node_modules/.bin/tsx');
@@ -74,4 +76,66 @@ export function expectTickContacts(expected: ExpectedContact[][], tick: number, 
       close(c.point[k], e.point[k], `point[${k}]`);
     }
   });
+}
+
+/**
+ * `--json` output of a scene run for `expected.length` ticks: one line per tick (keys `tick`,
+ * `contacts`; contact keys in the documented order) whose contacts match `expected`, then the
+ * summary line matching `summary` with a 16-hex-digit hash.
+ */
+export function expectSceneOutput(stdout: string, expected: ExpectedContact[][], summary: Record<string, unknown>): void {
+  type TickLine = { tick: number; contacts: SceneContact[] };
+  const lines = jsonLines(stdout) as (TickLine | { summary: Record<string, unknown> })[];
+  expect(lines).toHaveLength(expected.length + 1);
+  lines.slice(0, -1).forEach((line, k) => {
+    const tickLine = line as TickLine;
+    expect(Object.keys(tickLine)).toEqual(['tick', 'contacts']);
+    expect(tickLine.tick).toBe(k);
+    for (const c of tickLine.contacts) expect(Object.keys(c)).toEqual(['a', 'b', 'toi', 'depth', 'normal', 'point']);
+    expectTickContacts(expected, k, tickLine.contacts);
+  });
+  const last = (lines.at(-1) as { summary: Record<string, unknown> }).summary;
+  expect(last).toMatchObject(summary);
+  expect(last.hash).toMatch(/^[0-9a-f]{16}$/);
+}
+
+/** A run's output without its timing figures (which differ between runs). */
+export const withoutTiming = (s: string): string => s.replace(/"msPerTick":\{[^}]*\}/, '');
+
+/**
+ * Runs `args` (a `--json` scene run) as a child process and in process: both exit 0 with the lines
+ * `expectSceneOutput` wants, the child writes nothing to stderr, and both print the same lines
+ * (timing aside).
+ */
+export function expectSceneRun(args: string[], expected: ExpectedContact[][], summary: Record<string, unknown>): void {
+  const child = runChild(args);
+  expect(child.stderr).toBe('');
+  expect(child.code).toBe(0);
+  expectSceneOutput(child.stdout, expected, summary);
+  const inProcess = runInProcess(args);
+  expect(inProcess.code).toBe(0);
+  expectSceneOutput(inProcess.stdout, expected, summary);
+  expect(withoutTiming(inProcess.stdout)).toBe(withoutTiming(child.stdout));
+}
+
+/**
+ * The two tests every hand-computed scene file has (call inside its `describe`): the `--json` run of
+ * `args` (child process and in process, `expectSceneRun`), and `stepScene` on the built scene giving
+ * the same contacts as objects.
+ */
+export function sceneFileTests(file: string, args: string[], expected: ExpectedContact[][], summary: Record<string, unknown>): void {
+  it('child process and in process: every tick line matches the hand-computed contacts, the same lines', () => {
+    expectSceneRun(args, expected, summary);
+  });
+  it('stepScene gives the same contacts as objects', () => {
+    const built = buildScene(parseScene(readFileSync(file, 'utf8'), file));
+    expect(built.physics.dt).toBe(summary.dt);
+    for (let k = 0; k < expected.length; k++) expectTickContacts(expected, k, stepScene(built));
+  });
+}
+
+/** The (a, b) pairs of each tick line of a `--json` run of `args` in process. */
+export function tickPairs(args: string[]): number[][][] {
+  const lines = jsonLines(runInProcess(args).stdout).slice(0, -1) as { contacts: SceneContact[] }[];
+  return lines.map((l) => l.contacts.map((c) => [c.a, c.b]));
 }

@@ -6,9 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { buildScene, stepScene } from '../../src/scenes/buildScene.js';
-import { parseScene, type SceneContact } from '../../src/scenes/sceneFile.js';
+import { parseScene } from '../../src/scenes/sceneFile.js';
 import { formatTickLine } from '../../src/cli/output.js';
-import { jsonLines, KNOWN, runChild, runInProcess, expectTickContacts, type ExpectedContact } from './helpers.js';
+import { KNOWN, runInProcess, sceneFileTests, tickPairs, type ExpectedContact } from './helpers.js';
 
 const S2 = Math.SQRT2;
 const H = Math.SQRT1_2;
@@ -50,61 +50,16 @@ const EXPECTED: Expected[][] = [
   ],
 ];
 
-function checkTick(tick: number, contacts: SceneContact[]): void {
-  expectTickContacts(EXPECTED, tick, contacts);
-}
-
-interface TickLine {
-  tick: number;
-  contacts: SceneContact[];
-}
-
-function checkOutput(stdout: string): void {
-  const lines = jsonLines(stdout) as (TickLine | { summary: Record<string, unknown> })[];
-  expect(lines).toHaveLength(EXPECTED.length + 1);
-  lines.slice(0, -1).forEach((line, k) => {
-    const tickLine = line as TickLine;
-    expect(Object.keys(tickLine)).toEqual(['tick', 'contacts']);
-    expect(tickLine.tick).toBe(k);
-    for (const c of tickLine.contacts) expect(Object.keys(c)).toEqual(['a', 'b', 'toi', 'depth', 'normal', 'point']);
-    checkTick(k, tickLine.contacts);
-  });
-  const { summary } = lines.at(-1) as { summary: Record<string, unknown> };
-  expect(summary).toMatchObject({ ticks: 3, spheres: 8, boxes: 3, dt: 0.5, continuous: true, contacts: { total: 10, max: 5 } });
-  expect(summary.hash).toMatch(/^[0-9a-f]{16}$/);
-}
+/** The summary line of the three ticks. */
+const SUMMARY = { ticks: 3, spheres: 8, boxes: 3, dt: 0.5, continuous: true, contacts: { total: 10, max: 5 } };
 
 const ARGS = ['--scene', KNOWN, '--ticks', '3', '--json'];
 
 describe('known-contacts.json', () => {
-  it('child process: every tick line matches the hand-computed contacts', () => {
-    const r = runChild(ARGS);
-    expect(r.stderr).toBe('');
-    expect(r.code).toBe(0);
-    checkOutput(r.stdout);
-  });
-
-  it('in process: the same lines, and the same hash as the child process', () => {
-    const r = runInProcess(ARGS);
-    expect(r.code).toBe(0);
-    checkOutput(r.stdout);
-    const child = runChild(ARGS);
-    const withoutTiming = (s: string) => s.replace(/"msPerTick":\{[^}]*\}/, '');
-    expect(withoutTiming(r.stdout)).toBe(withoutTiming(child.stdout));
-  });
-
-  it('stepScene gives the same contacts as objects', () => {
-    const built = buildScene(parseScene(readFileSync(KNOWN, 'utf8'), KNOWN));
-    expect(built.physics.dt).toBe(0.5);
-    for (let k = 0; k < EXPECTED.length; k++) checkTick(k, stepScene(built));
-  });
+  sceneFileTests(KNOWN, ARGS, EXPECTED, SUMMARY);
 
   it('--no-continuous misses the tunnelling sphere and the approaching pairs', () => {
-    const r = runInProcess([...ARGS, '--no-continuous']);
-    const lines = jsonLines(r.stdout) as TickLine[];
-    expect(lines[0].contacts.map((c) => [c.a, c.b])).toEqual([[1, 0]]);
-    expect(lines[1].contacts.map((c) => [c.a, c.b])).toEqual([[1, 0]]);
-    expect(lines[2].contacts.map((c) => [c.a, c.b])).toEqual([[1, 0], [3, 4], [10, 11]]);
+    expect(tickPairs([...ARGS, '--no-continuous'])).toEqual([[[1, 0]], [[1, 0]], [[1, 0], [3, 4], [10, 11]]]);
   });
 
   it('prints the human summary without --json', () => {
