@@ -8,20 +8,24 @@
  * enclose a square of half side `half`; inside are static pillars (some rotated about y), moving boxes
  * that patrol (reverse at the patrol bound), balls, and the players' spheres.
  *
- * Per tick: broadphase → narrowphase (sphere–box and sphere–sphere contacts) → `reaction` → integrate
- * → `patrol`. The reaction is this example's own, written like examples/game-loop.ts until the
- * module has a built-in collision response: it is the one system to replace by the built-in response
- * (see `createSimPipe`). State updates use + − × ÷ only (no Math.random, no sin/cos/pow); the scene is
- * built on the server from a seeded PRNG and reaches clients as a snapshot.
+ * Per tick: broadphase → narrowphase (sphere–box and sphere–sphere contacts, and the module's
+ * collision response, docs/response.md) → integrate → `patrol`. Every sphere is a dynamic body (the
+ * Response component): balls `'bounce'` with restitution 1 (elastic, so the arena never runs down),
+ * players `'slide'` (collide-and-slide: steered into a wall or a pillar, a player keeps the part of
+ * its stick along the surface and glides along it instead of being thrown back against the stick,
+ * which is what a steered character wants; a ball that hits a player still bounces off it, the larger
+ * restitution of the pair counting). Boxes have no Response: walls and pillars are static, moving
+ * boxes kinematic (they push spheres and are never pushed). State updates use + − × ÷ only (no
+ * Math.random, no sin/cos/pow); the scene is built on the server from a seeded PRNG and reaches
+ * clients as a snapshot (with the body manifest, which carries the Response components).
  *
  * Run nothing here: the room (room.ts) and the client (client.ts) use it.
  */
-import { createWorld, hasComponent, pipe, query, type World } from 'bitecs';
+import { createWorld, pipe, query, type World } from 'bitecs';
 import {
   addBox,
   addSphere,
   bodyManifestSize,
-  ContactFlags,
   createBroadphaseSystem,
   createIntegrateSystem,
   createNarrowphaseSystem,
@@ -51,6 +55,10 @@ export const PLAYER_SPEED = 6;
 const STEER = PLAYER_SPEED / 127;
 /** Grid pitch of the initial layout (one body per cell, jittered), units. */
 const PITCH = 3;
+/** Balls bounce elastically (no gravity in the flat arena: every impact bounces). */
+const BALL = { response: 'bounce', restitution: 1 } as const;
+/** Players slide along what they hit (see the module comment). */
+const PLAYER = { response: 'slide' } as const;
 const WALL = 1;
 
 export interface SceneOptions {
@@ -68,12 +76,14 @@ export interface Sim {
   step(): void;
 }
 
-/** The game's systems around the module's three: reaction before integration, patrol after. */
+/**
+ * The module's three systems (the narrowphase runs the collision response of the dynamic spheres),
+ * then the game's patrol.
+ */
 export function createSimPipe(physics: Physics, half: number): (world: World) => World {
   return pipe(
     createBroadphaseSystem(physics),
     createNarrowphaseSystem(physics),
-    createReactionSystem(physics), // ← replace by the module's collision response once it exists
     createIntegrateSystem(physics),
     createPatrolSystem(physics, half - 2),
   );
@@ -82,36 +92,6 @@ export function createSimPipe(physics: Physics, half: number): (world: World) =>
 function simOf(world: World, physics: Physics, half: number): Sim {
   const tick = createSimPipe(physics, half);
   return { world, physics, half, step: () => void tick(world) };
-}
-
-/**
- * Reaction to this tick's contacts, in contact-list order (sorted by pair, so deterministic): a
- * sphere against a box reflects its velocity relative to the box (v ← v − 2 (v_rel · n) n) when
- * approaching; two spheres of equal mass exchange the normal part of their relative velocity. The
- * normal points from b toward a. Sensor contacts are skipped.
- */
-function createReactionSystem(physics: Physics): (world: World) => World {
-  const { Sphere, Velocity } = physics.components;
-  return (world) => {
-    const c = physics.contacts;
-    const V = Velocity;
-    for (let i = 0; i < c.count; i++) {
-      if ((c.flags[i] & ContactFlags.SENSOR) !== 0) continue;
-      const a = c.a[i], b = c.b[i];
-      const nx = c.nx[i], ny = c.ny[i], nz = c.nz[i];
-      const bMoves = hasComponent(world, b, Velocity);
-      const bx = bMoves ? V.x[b] : 0, by = bMoves ? V.y[b] : 0, bz = bMoves ? V.z[b] : 0;
-      const rel = (V.x[a] - bx) * nx + (V.y[a] - by) * ny + (V.z[a] - bz) * nz;
-      if (rel >= 0) continue; // separating
-      if (hasComponent(world, b, Sphere)) {
-        V.x[a] -= rel * nx; V.y[a] -= rel * ny; V.z[a] -= rel * nz;
-        if (bMoves) { V.x[b] += rel * nx; V.y[b] += rel * ny; V.z[b] += rel * nz; }
-      } else {
-        V.x[a] -= 2 * rel * nx; V.y[a] -= 2 * rel * ny; V.z[a] -= 2 * rel * nz;
-      }
-    }
-    return world;
-  };
 }
 
 /** Moving boxes reverse a velocity component when their centre passes ±bound on that axis. */
@@ -167,7 +147,7 @@ export function createSceneSim(o: SceneOptions): Sim {
     const z = -half + PITCH * (Math.floor(cell / side) + 0.5) + rng.range(-0.4, 0.4);
     if (kinds[i] === 1) addBox(physics, { position: [x, 0, z], halfExtents: [rng.range(0.5, 1), 1, rng.range(0.5, 1)], rotation: yawQuat(rng) });
     else if (kinds[i] === 2) addBox(physics, { position: [x, 0, z], halfExtents: [0.8, 0.8, 0.8], velocity: [rng.range(-3, 3), 0, rng.range(-3, 3)] });
-    else addSphere(physics, { position: [x, 0, z], radius: rng.range(0.3, 0.6), velocity: [rng.range(-4, 4), 0, rng.range(-4, 4)] });
+    else addSphere(physics, { position: [x, 0, z], radius: rng.range(0.3, 0.6), velocity: [rng.range(-4, 4), 0, rng.range(-4, 4)], ...BALL });
   }
   return simOf(world, physics, half);
 }
@@ -181,9 +161,9 @@ export function spawnPoint(sim: Sim, k: number, out: { x: number; z: number }): 
 
 // ---- Events (the only changes besides stepping; server and replicas apply the same) ------------
 
-/** Adds a player's sphere at rest at (x, 0, z); returns its entity id. */
+/** Adds a player's sphere (dynamic, sliding) at rest at (x, 0, z); returns its entity id. */
 export function spawnPlayer(sim: Sim, x: number, z: number): number {
-  return addSphere(sim.physics, { position: { x, y: 0, z }, radius: PLAYER_RADIUS, velocity: { x: 0, y: 0, z: 0 } });
+  return addSphere(sim.physics, { position: { x, y: 0, z }, radius: PLAYER_RADIUS, velocity: { x: 0, y: 0, z: 0 }, ...PLAYER });
 }
 
 /** Sets a player's velocity from an input (dx, dz in −127 … 127): k · PLAYER_SPEED / 127 per axis. */

@@ -107,10 +107,14 @@ function fillFilterDefaults(own: PhysicsComponents, from: number): void {
   own.CollisionFilter.mask.fill(DEFAULT_MASK, from);
 }
 
-/** Grows every physics-owned array so that entity id `eid` fits. */
-function ensureCapacity(physics: Physics, eid: number, own: PhysicsComponents): void {
+/**
+ * Grows every physics-owned array so that entity id `eid` fits (the observers call it for each id
+ * that gets a physics component; `restoreBodyManifest` for the highest id a snapshot may name).
+ */
+export function ensureCapacity(physics: Physics, eid: number): void {
   const internal = internalsOf(physics);
   if (eid < internal.capacity) return;
+  const own = internal.own;
   if (!(eid < MAX_ENTITY_ID)) {
     throw new PhysicsInputError({
       eid,
@@ -165,6 +169,7 @@ export function createPhysics(world: World, options: PhysicsOptions = {}): Physi
     ended: endedListCreate(),
     [INTERNAL]: {
       capacity,
+      own,
       maxEid: 0,
       flags: new Uint8Array(capacity),
       purgeMark: new Uint8Array(capacity),
@@ -210,7 +215,7 @@ function registerObservers(physics: Physics, own: PhysicsComponents): void {
   const { world, components: c } = physics;
   const internal = internalsOf(physics);
   const on = (hook: ReturnType<typeof onAdd>, fn: (eid: number) => void) => internal.unobserve.push(observe(world, hook, fn));
-  const grow = (eid: number) => ensureCapacity(physics, eid, own);
+  const grow = (eid: number) => ensureCapacity(physics, eid);
   // Contact is added by the physics itself (ids already fit) and has no observer: every observer
   // of a component makes bitecs allocate on each add/remove of it, and Contact changes every tick.
   for (const store of Object.values(c)) if (store !== c.Contact) on(onAdd(store), grow);

@@ -13,8 +13,16 @@
  *   in the saved world (recycled ones first, then new ones).
  * - **Bodies** (`bodyManifestSize` / `saveBodyManifest` / `restoreBodyManifest`): in ascending
  *   entity id, each body's id and kind (sphere or box, and whether it has Velocity, Sensor,
- *   CollisionFilter). 8 bytes + 4 per body. Restoring adds those components to the (existing)
- *   entities with zero data; `restoreSnapshot` then writes the data.
+ *   CollisionFilter, Response). 8 bytes + 4 per body. Restoring adds those components to the
+ *   (existing) entities with zero data; `restoreSnapshot` then writes the data (the Response mode,
+ *   restitution and mass travel in the snapshot's body records, format version 2, like every other
+ *   body value: the manifest only says which components a body has).
+ *
+ * Manifest versions: the body manifest's format tag ends in its version digit. Version 2 ("BCB2",
+ * written since the collision response) has the Response bit; version 1 ("BCB1") had none and is
+ * still read (its bodies have no Response: a version-1 manifest of a world with dynamic spheres
+ * came from a writer that dropped them, and the snapshot's body-set check then rejects the join).
+ * Any other version is rejected with an `EntityManifestError` naming it.
  *
  * A join is: `createWorld()`, `restoreEntityIds`, `createPhysics` (same options as the server),
  * `restoreBodyManifest`, `restoreSnapshot`. The game's own components are the game's to send (e.g.
@@ -26,6 +34,7 @@
  * @module
  */
 import { $internal, addComponent, addEntity, entityExists, hasComponent, removeEntity, type World } from 'bitecs';
+import { ensureCapacity } from './createPhysics.js';
 import type { Physics } from './types.js';
 
 /** Thrown by `restoreEntityIds` / `restoreBodyManifest` for a bad manifest or a world that cannot take it. */
@@ -37,7 +46,10 @@ export class EntityManifestError extends Error {
 }
 
 const IDS_MAGIC = 0x31454342; // "BCE1" little-endian
-const BODIES_MAGIC = 0x31424342; // "BCB1"
+/** "BCB" plus the version digit in the top byte ("BCB2" little-endian is 0x32424342). */
+const BODIES_TAG = 0x424342;
+const BODIES_VERSION = 2;
+const BODIES_MAGIC = BODIES_TAG | ((0x30 + BODIES_VERSION) << 24);
 const IDS_HEADER = 16;
 const BODIES_HEADER = 8;
 /** Body kind bits of the body manifest (its own format, independent of the physics internals). */
@@ -46,6 +58,11 @@ const K_BOX = 2;
 const K_VELOCITY = 4;
 const K_SENSOR = 8;
 const K_FILTER = 16;
+/** Since version 2. */
+const K_RESPONSE = 32;
+/** Every kind bit a manifest of version 1 / version 2 may hold. */
+const KINDS_V1 = 31;
+const KINDS_V2 = 63;
 const ID_BITS = 24;
 const ID_MASK = (1 << ID_BITS) - 1;
 
@@ -153,6 +170,7 @@ function kindOf(physics: Physics, eid: number): number {
   if (hasComponent(world, eid, c.Velocity)) k |= K_VELOCITY;
   if (hasComponent(world, eid, c.Sensor)) k |= K_SENSOR;
   if (hasComponent(world, eid, c.CollisionFilter)) k |= K_FILTER;
+  if (hasComponent(world, eid, c.Response)) k |= K_RESPONSE;
   return k;
 }
 
@@ -169,9 +187,9 @@ export function bodyManifestSize(physics: Physics): number {
 }
 
 /**
- * Writes every body's entity id and kind (sphere / box; Velocity, Sensor, CollisionFilter presence),
- * in ascending id, into `buffer` at byte `offset` (default 0); returns the bytes written
- * (`bodyManifestSize(physics)`). Entity ids must be below 2^24.
+ * Writes every body's entity id and kind (sphere / box; Velocity, Sensor, CollisionFilter, Response
+ * presence), in ascending id, into `buffer` at byte `offset` (default 0), as a version-2 manifest;
+ * returns the bytes written (`bodyManifestSize(physics)`). Entity ids must be below 2^24.
  */
 export function saveBodyManifest(physics: Physics, buffer: ArrayBuffer | Uint8Array, offset = 0): number {
   const source = 'saveBodyManifest';
@@ -194,17 +212,32 @@ export function saveBodyManifest(physics: Physics, buffer: ArrayBuffer | Uint8Ar
 }
 
 /**
+ * The kind bits a body manifest with format tag `tag` may hold (version 1 or 2); throws
+ * `EntityManifestError` for another tag or version.
+ */
+function kindsOfVersion(tag: number, offset: number, source: string): number {
+  if ((tag & 0xffffff) !== BODIES_TAG) throw new EntityManifestError(source, `no body manifest at offset ${offset} (bad format tag)`);
+  const version = (tag >>> 24) - 0x30;
+  if (version === 1) return KINDS_V1;
+  if (version === BODIES_VERSION) return KINDS_V2;
+  throw new EntityManifestError(source, `body manifest version ${version >= 0 && version <= 9 ? version : `tag 0x${(tag >>> 0).toString(16)}`} is not supported (this version reads 1 and ${BODIES_VERSION})`);
+}
+
+/**
  * Adds the saved bodies' components to their entities in `physics.world` (which must exist and not
  * be bodies yet, e.g. right after `restoreEntityIds`): Position, then Velocity, CollisionFilter and
- * Sensor where saved, then Sphere or Box — with zero data (identity rotation) for `restoreSnapshot`
- * to overwrite. Returns the bytes read. Throws `EntityManifestError` before changing anything when
- * the manifest is corrupt or an entity is missing or already a body.
+ * Sensor where saved, then Sphere or Box, then Response where saved (the order of `addSphere`) —
+ * with zero data (identity rotation) for `restoreSnapshot` to overwrite. Also grows the physics
+ * arrays to the world's highest entity id: a snapshot taken right after a body was removed names
+ * that body (its `ended` pairs and removed-body records), and its id may be above every body left.
+ * Reads manifests of version 1 and 2. Returns the bytes read. Throws `EntityManifestError` before changing anything when the
+ * manifest is corrupt or of another version, or an entity is missing or already a body.
  */
 export function restoreBodyManifest(physics: Physics, buffer: ArrayBuffer | Uint8Array, offset = 0): number {
   const source = 'restoreBodyManifest';
   if (available(buffer, offset) < BODIES_HEADER) throw new EntityManifestError(source, `no body manifest at offset ${offset} (fewer than ${BODIES_HEADER} bytes)`);
   const head = viewOf(buffer, offset, BODIES_HEADER, source);
-  if (head.getUint32(0, true) !== BODIES_MAGIC) throw new EntityManifestError(source, `no body manifest at offset ${offset} (bad format tag)`);
+  const kinds = kindsOfVersion(head.getUint32(0, true), offset, source);
   const count = head.getUint32(4, true);
   const bytes = BODIES_HEADER + 4 * count;
   if (available(buffer, offset) < bytes) throw new EntityManifestError(source, `the manifest is ${bytes} bytes but the buffer has ${available(buffer, offset)} from offset ${offset}`);
@@ -215,7 +248,7 @@ export function restoreBodyManifest(physics: Physics, buffer: ArrayBuffer | Uint
     const word = v.getUint32(BODIES_HEADER + 4 * i, true);
     const eid = word & ID_MASK;
     const k = word >>> ID_BITS;
-    if (eid <= last || (k & (K_SPHERE | K_BOX)) === 0 || k > 31) throw new EntityManifestError(source, `corrupt manifest (record ${i}: entity ${eid}, kind ${k})`);
+    if (eid <= last || (k & (K_SPHERE | K_BOX)) === 0 || (k & ~kinds) !== 0) throw new EntityManifestError(source, `corrupt manifest (record ${i}: entity ${eid}, kind ${k})`);
     last = eid;
   }
   for (let i = 0; i < count; i++) {
@@ -223,6 +256,7 @@ export function restoreBodyManifest(physics: Physics, buffer: ArrayBuffer | Uint
     if (!entityExists(world, eid)) throw new EntityManifestError(source, `entity ${eid} does not exist (restore the entity ids first)`);
     if (kindOf(physics, eid) !== 0) throw new EntityManifestError(source, `entity ${eid} is already a body`);
   }
+  ensureCapacity(physics, entityIndexOf(world, source).maxId);
   for (let i = 0; i < count; i++) {
     const word = v.getUint32(BODIES_HEADER + 4 * i, true);
     const eid = word & ID_MASK;
@@ -233,6 +267,7 @@ export function restoreBodyManifest(physics: Physics, buffer: ArrayBuffer | Uint
     if ((k & K_SENSOR) !== 0) addComponent(world, eid, c.Sensor);
     if ((k & K_SPHERE) !== 0) addComponent(world, eid, c.Sphere);
     if ((k & K_BOX) !== 0) addComponent(world, eid, c.Box);
+    if ((k & K_RESPONSE) !== 0) addComponent(world, eid, c.Response);
   }
   return bytes;
 }

@@ -10,6 +10,7 @@ import type { QueryOut } from '../broadphase/query.js';
 import type { ContactIndexState } from './contactIndex.js';
 import { PhysicsInputError } from './errors.js';
 import type { ResponseState } from './response/state.js';
+import type { PhysicsComponents } from '../../components/index.js';
 import type { IdList, PairList, Physics } from './types.js';
 import type { QueryState } from './queries/stateData.js';
 
@@ -18,7 +19,10 @@ export const INTERNAL: unique symbol = Symbol('bitecs-collide.internal');
 
 /** Internal buffers of a physics instance. */
 export interface PhysicsInternal {
+  /** Entity ids below it fit every physics-owned array (grown by `ensureCapacity`, createPhysics.ts). */
   capacity: number;
+  /** The component stores this instance created (a game's own Position / Velocity are not among them). */
+  own: PhysicsComponents;
   /** Highest entity id that has been a body (scan bound). */
   maxEid: number;
   flags: Uint8Array;

@@ -8,6 +8,7 @@
  *   client of each stays in sync for 120 ticks.
  * Every wait is bounded; servers and redis-server are stopped in afterAll whatever happened.
  */
+import { query } from 'bitecs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ArenaClient, randomSteering } from '../../examples/multiplayer/client.js';
 import { hasRedis, startRedis, startServerProcess, type ServerProcess, type Started } from '../../examples/multiplayer/processes.js';
@@ -94,6 +95,11 @@ describe('one process', () => {
     expect(fifth.joinTick).toBeGreaterThanOrEqual(150);
     expect(fifth.sync.firstChecked).toBe(fifth.joinTick + 1);
     expect(first.room.state.players.size).toBe(5);
+    // The late joiner's replica has the built-in collision response on every sphere (players and
+    // balls), recreated from the body manifest, as the server's room has.
+    const { Sphere, Response } = fifth.sim!.physics.components;
+    expect(query(fifth.sim!.world, [Sphere, Response]).length).toBe(query(fifth.sim!.world, [Sphere]).length);
+    expect(query(fifth.sim!.world, [Response]).length).toBeGreaterThan(BODIES / 2);
     // The replicas replayed real traffic: five spawns and many steering inputs.
     expect(first.eventsApplied).toBeGreaterThan(5 + 50);
     report(`one process: 4 clients checked ${four.map((c) => `${c.sync.matched}/${c.sync.checked}`).join(', ')} ticks (matched/checked); ` +

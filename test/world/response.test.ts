@@ -204,6 +204,21 @@ describe('options and validation', () => {
     expect(() => step(physics)).toThrow(/Response.restitution/);
   });
 
+  it('regression: a mass whose inverse overflows (denormal mass, radius³ underflowing to 0) gives no NaN', () => {
+    // Found by the late-join property (test/world/entityIds.test.ts): mass 5e-324 made the inverse
+    // mass ∞ and the impulse 0 × ∞ = NaN, in the resting-contact solver and in head-on impacts.
+    for (const tiny of [{ mass: 5e-324 }, { radius: 1e-110 }]) {
+      const physics = freshPhysics({ dt: DT });
+      const o = { velocity: [0, 0, 0] as [number, number, number], radius: 0.2, response: 'stop' as const };
+      const a = addSphere(physics, { ...o, position: [0, 0, 0], ...tiny });
+      const b = addSphere(physics, { ...o, position: [0.1, 0, 0] });
+      const c = addSphere(physics, { ...o, position: [-3, 0, 0], velocity: [60, 0, 0], response: 'bounce', ...tiny });
+      const d = addSphere(physics, { ...o, position: [3, 0, 0], velocity: [-60, 0, 0], response: 'bounce' });
+      for (let t = 0; t < 4; t++) step(physics);
+      for (const e of [a, b, c, d]) expect([...pos(physics, e), ...vel(physics, e)].every(Number.isFinite)).toBe(true);
+    }
+  });
+
   it('maxIterations caps the impacts per tick: the leftover motion is dropped', () => {
     const physics = freshPhysics({ dt: DT, maxIterations: 1 });
     addBox(physics, { position: [3, 0, 0], halfExtents: [0.5, 5, 5] });

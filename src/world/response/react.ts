@@ -29,11 +29,16 @@ export function restitutionOf(physics: Physics, eid: number, out: Float64Array, 
   out[k] = e > 0 ? (e < 1 ? e : 1) : 0;
 }
 
-/** Writes the inverse mass of `eid` (Response.mass, or radius³ when 0; 1 for radius 0) to `out[k]`. */
+/**
+ * Writes the inverse mass of `eid` (Response.mass, or radius³ when 0; 1 for radius 0) to `out[k]`,
+ * at most `Number.MAX_VALUE`: a mass so small that its inverse overflows (a denormal mass, or the
+ * cube of a radius below about 1e-103) would give an impulse 0 × ∞ = NaN.
+ */
 export function inverseMass(physics: Physics, eid: number, out: Float64Array, k: number): void {
   const m = physics.components.Response.mass[eid];
   const r = physics.components.Sphere.radius[eid];
-  out[k] = m > 0 ? 1 / m : r > 0 ? 1 / (r * r * r) : 1;
+  const inv = m > 0 ? 1 / m : r > 0 ? 1 / (r * r * r) : 1;
+  out[k] = inv < Infinity ? inv : Number.MAX_VALUE;
 }
 
 /** Scratch slots: restitutions and inverse masses of a pair. */

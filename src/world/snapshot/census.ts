@@ -5,7 +5,7 @@
  * snapshot options.
  *
  * The checksum is the two lanes of `math/hashMixer` (seeds `SUM_SEED1`, `SUM_SEED2`) over each
- * body's entity id, then its kind flags (sphere / box / moving / sensor / filtered), in ascending id.
+ * body's entity id, then its kind flags (sphere / box / moving / sensor / filtered / Response), in ascending id.
  * @module
  */
 import { LANE1, LANE2, mixLane1, mixLane2 } from '../../math/hashMixer.js';

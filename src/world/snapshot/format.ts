@@ -6,7 +6,7 @@
  *
  * What a snapshot holds (everything that affects future ticks and the outputs of the last one):
  * - an 80-byte header: format tag and version, options, total length, the body count and a 64-bit
- *   checksum of the body set (entity ids and their kind: sphere / box / moving / sensor / filtered),
+ *   checksum of the body set (entity ids and their kind: sphere / box / moving / sensor / filtered / Response),
  *   the section counts, a 64-bit checksum of the whole snapshot (checksum.ts), the tick counter and
  *   the broadphase cell size;
  * - per body, in ascending entity id: Position (3 float64), Velocity when it has the Velocity

@@ -145,7 +145,7 @@ function checkBodySet(physics: Physics, bits: number): void {
     throw mismatch(
       'bodies',
       `the world's bodies differ from the snapshot's (${bodies} bodies now, ${u32[h + H_BODIES]} saved, or different entity ids or kinds). ` +
-      'Restore the entity set (ids and Sphere/Box/Velocity/Sensor/CollisionFilter components) to what it was at save time first.',
+      'Restore the entity set (ids and Sphere/Box/Velocity/Sensor/CollisionFilter/Response components) to what it was at save time first.',
     );
   }
   if (census[CENSUS_BODY_F64] !== saved.bodyF64 || census[CENSUS_FILTERS] !== saved.filters) throw mismatch('header.counts', 'the body data size differs from the body set\'s');
