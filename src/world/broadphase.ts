@@ -19,7 +19,7 @@
 import { WHOLE_TICK } from '../broadphase/cells.js';
 import { gridBuild, gridClear, gridInsertSlice, gridSetCellSize, gridSetMargin, WORK_CELLS, WORK_ITEMS } from '../broadphase/grid.js';
 import {
-  B_COVER, B_MEDIAN, bucketOf, CELL_PER_EXTENT, cellFor, DRIFT_BUCKETS, marginFor, sizeIn, sizeStatsAdd, sizeStatsBuckets, sizeStatsClear,
+  B_COVER, B_MEDIAN, bucketOf, CELL_PER_EXTENT, cellFor, DRIFT_BUCKETS, marginFor, sizeIn, sizeStatsAdd, sizeStatsAddFast, sizeStatsBuckets, sizeStatsClear,
 } from '../broadphase/policy.js';
 import { gridQuerySlice } from '../broadphase/query.js';
 import { sliceBody, sliceBounds, sliceDepth, S_CX, S_HX, S_MX, S_SIDE } from '../broadphase/slices.js';
@@ -63,7 +63,7 @@ function motionError(physics: Physics, eid: number): never {
  * would then deoptimise at every tick (measured: `work` stores there did).
  */
 function scanBodies(physics: Physics): number {
-  const { flags, maxEid, sizes } = internalsOf(physics);
+  const { flags, maxEid, sizes, cellSize: cell } = internalsOf(physics);
   const { Position: p, Velocity: v, Sphere: s, CollisionFilter: filter } = physics.components;
   const px = p.x, py = p.y, pz = p.z, vx = v.x, vy = v.y, vz = v.z, radius = s.radius;
   const group = filter.group, mask = filter.mask;
@@ -92,7 +92,9 @@ function scanBodies(physics: Physics): number {
       // A point at rest: its extent is the padding of its bounds (the cell then sorts points apart).
       if (e === 0) e = 2 * BOUNDS_PAD * (1 + Math.abs(x) + Math.abs(y) + Math.abs(z));
       sizeIn[0] = e;
-      sizeStatsAdd(sizes);
+      // A motion longer than a cell is sliced (see `querySpheres`): a fast mover (see policy.ts).
+      if (swept === 1 && cell > 0 && !(ax <= cell && ay <= cell && az <= cell)) sizeStatsAddFast(sizes);
+      else sizeStatsAdd(sizes);
     } else if ((f & (BOX | MOVING)) === (BOX | MOVING)) {
       movingBoxes++;
       if (validate) {
