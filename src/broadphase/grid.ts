@@ -59,6 +59,12 @@ export interface Grid {
   levelStart: Int32Array;
   /** Bit k set when level k holds an item. */
   levelMask: number;
+  /**
+   * Union of the bounds of the items on cell levels (not `HUGE_LEVEL`), written by `gridBuild`
+   * (minX, minY, minZ, maxX, maxY, maxZ; empty: +Infinity … −Infinity). A query outside it meets
+   * no such item and looks up no cell.
+   */
+  extent: Float64Array;
   /** Upper bound of the entries the next build writes. */
   entries: number;
   tableMask: number;
@@ -97,6 +103,7 @@ export function gridCreate(cellSize: number, capacity = 64): Grid {
     levelSlots: new Int32Array(n),
     levelStart: new Int32Array(HUGE_LEVEL + 2),
     levelMask: 0,
+    extent: new Float64Array(6),
     entries: 0,
     tableMask: 0,
     cellStart: new Int32Array(2),
@@ -343,6 +350,24 @@ export function gridBuild(grid: Grid): void {
   lastItem.fill(-1, 0, size);
   fillItems(grid, grid.count);
   sortByLevel(grid);
+  measureExtent(grid, grid.count);
+}
+
+/** Writes `grid.extent`: the union of the bounds of the items on cell levels. */
+function measureExtent(grid: Grid, n: number): void {
+  const e = grid.extent;
+  const b = grid.bounds;
+  const level = grid.level;
+  e.fill(Infinity, 0, 3);
+  e.fill(-Infinity, 3, 6);
+  for (let i = 0; i < n; i++) {
+    if (level[i] === HUGE_LEVEL) continue;
+    const o = 6 * i;
+    for (let a = 0; a < 3; a++) {
+      if (b[o + a] < e[a]) e[a] = b[o + a];
+      if (b[o + 3 + a] > e[3 + a]) e[3 + a] = b[o + 3 + a];
+    }
+  }
 }
 
 /** Counts every item into its buckets (the loops of a build stand alone, see `sortByLevel`). */

@@ -17,7 +17,10 @@
  *   steady scenes never rebuild;
  * - static margin = `MARGIN_SLACK` × half the largest extent among the smallest `MARGIN_QUANTILE`
  *   of the bodies (the outliers above it take multi-cell queries), at most one cell; re-chosen when
- *   that share reaches a higher bucket or falls `DRIFT_BUCKETS` below.
+ *   that share reaches a higher bucket or falls `DRIFT_BUCKETS` below. Fast movers (added with
+ *   `sizeStatsAddFast`: bodies whose motion the world splits into time slices) count toward the
+ *   median but not toward the margin's share: their slices query the static grid on their own, and
+ *   a few percent of bullets would otherwise grow every static box by a whole cell.
  * @module
  */
 
@@ -39,17 +42,20 @@ export const MARGIN_SLACK = 1.25;
 
 export interface SizeStats {
   count: Uint32Array;
+  /** Of `count`, the fast movers (left out of the margin's share). */
+  fast: Uint32Array;
   max: Float64Array;
   /** Extents counted (written by `sizeStatsBuckets`). */
   total: number;
 }
 
 export function sizeStatsCreate(): SizeStats {
-  return { count: new Uint32Array(BUCKETS), max: new Float64Array(BUCKETS), total: 0 };
+  return { count: new Uint32Array(BUCKETS), fast: new Uint32Array(BUCKETS), max: new Float64Array(BUCKETS), total: 0 };
 }
 
 export function sizeStatsClear(s: SizeStats): void {
   s.count.fill(0);
+  s.fast.fill(0);
   s.max.fill(0);
   s.total = 0;
 }
@@ -73,6 +79,16 @@ export function sizeStatsAdd(s: SizeStats): void {
   if (e > s.max[b]) s.max[b] = e;
 }
 
+/** Adds the extent in `sizeIn[0]` as {@link sizeStatsAdd} does, for a fast mover (see the module notes). */
+export function sizeStatsAddFast(s: SizeStats): void {
+  const e = sizeIn[0];
+  if (!(e >= 0 && e < Infinity)) return;
+  const b = bucketOfBits();
+  s.count[b]++;
+  s.fast[b]++;
+  if (e > s.max[b]) s.max[b] = e;
+}
+
 /** Slots of the bucket pair written by {@link sizeStatsBuckets}. */
 export const B_MEDIAN = 0;
 export const B_COVER = 1;
@@ -81,23 +97,32 @@ export const DRIFT_BUCKETS = 4;
 
 /**
  * Writes to `out` the bucket holding the median extent (`B_MEDIAN`) and the bucket where the
- * `MARGIN_QUANTILE` share of the extents is reached (`B_COVER`), or −1 for an empty histogram.
- * Integer arithmetic only: the world runs it every tick, and a double produced by code that V8 has
- * not optimised is allocated on the heap.
+ * `MARGIN_QUANTILE` share of the extents is reached (`B_COVER`), or −1 for an empty histogram. The
+ * share counts the extents that are not fast movers (all of them when every one is). Integer
+ * arithmetic only: the world runs it every tick, and a double produced by code that V8 has not
+ * optimised is allocated on the heap.
  */
 export function sizeStatsBuckets(s: SizeStats, out: Int32Array): void {
   out[B_MEDIAN] = -1;
   out[B_COVER] = -1;
   let total = 0;
-  for (let b = 0; b < BUCKETS; b++) total += s.count[b];
+  let fast = 0;
+  for (let b = 0; b < BUCKETS; b++) {
+    total += s.count[b];
+    fast += s.fast[b];
+  }
   s.total = total;
+  const slow = fast < total ? 1 : 0;
+  const covered = total - slow * fast;
   let sum = 0;
+  let share = 0;
   for (let b = 0; b < BUCKETS; b++) {
     const c = s.count[b];
     if (c === 0) continue;
     sum += c;
+    share += c - slow * s.fast[b];
     if (out[B_MEDIAN] < 0 && 2 * sum >= total) out[B_MEDIAN] = b;
-    if (out[B_COVER] < 0 && 100 * sum >= 99 * total) out[B_COVER] = b;
+    if (out[B_COVER] < 0 && 100 * share >= 99 * covered) out[B_COVER] = b;
   }
 }
 

@@ -23,7 +23,8 @@ export function queryOutCreate(capacity = 64): QueryOut {
   return { ids: new Int32Array(capacity), count: 0 };
 }
 
-function reserveOut(out: QueryOut, extra: number): void {
+/** Grows `out` so that `extra` more ids fit (doubling). */
+export function queryOutReserve(out: QueryOut, extra: number): void {
   if (out.count + extra <= out.ids.length) return;
   let n = out.ids.length * 2;
   while (n < out.count + extra) n *= 2;
@@ -167,6 +168,15 @@ function querySingleCell(grid: Grid, out: QueryOut, src: ArrayLike<number>, o: n
 }
 
 /**
+ * Whether bounds `src[o .. o + 6]` lie beyond the grid's extent on some axis (then they meet no item
+ * on a cell level; NaN bounds are never beyond).
+ */
+function outsideExtent(grid: Grid, src: ArrayLike<number>, o: number): boolean {
+  const e = grid.extent;
+  return src[o] > e[3] || src[o + 1] > e[4] || src[o + 2] > e[5] || src[o + 3] < e[0] || src[o + 4] < e[1] || src[o + 5] < e[2];
+}
+
+/**
  * Visits the query's cells on one level (or scans the level when they are too many). The query's
  * bounds shrink by the margin (see `gridSetMargin`).
  */
@@ -226,7 +236,8 @@ export function gridQueryBounds(grid: Grid, out: QueryOut, src: ArrayLike<number
  */
 export function gridQuerySlice(grid: Grid, out: QueryOut, src: ArrayLike<number>, o: number, slice: number): void {
   if (grid.count === 0) return;
-  if (out.count + grid.count > out.ids.length) reserveOut(out, grid.count);
+  if (out.count + grid.count > out.ids.length) queryOutReserve(out, grid.count);
+  if ((grid.levelMask & (1 << HUGE_LEVEL)) === 0 && outsideExtent(grid, src, o)) return;
   if (grid.levelMask === 1 && querySingleCell(grid, out, src, o, slice)) return;
   for (let k = 0; k < 6; k++) Q[k] = src[o + k];
   qSlice = slice;

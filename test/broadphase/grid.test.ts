@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import {
   gridAdd, gridBuild, gridClear, gridCreate, gridInsertSlice, gridQuery, gridQuerySlice, queryOutCreate, slicesMeet, WHOLE_TICK, type Grid, type QueryOut,
 } from '../../src/broadphase/index.js';
-import { WORK_ITEMS } from '../../src/broadphase/grid.js';
+import { WORK_CELLS, WORK_ITEMS } from '../../src/broadphase/grid.js';
 
 type B = [number, number, number, number, number, number];
 
@@ -144,6 +144,21 @@ describe('grid unit tests', () => {
     expectExact(g, items, cube(2e12 + 500 * 1000, 2e12, 2e12, 0.5));
     expect(g.work[WORK_ITEMS]).toBeLessThan(64); // clamped: 2000 per cell looked up
     expectExact(g, items, [2e12, 2e12, 2e12, 2e12 + 10_000, 2e12, 2e12]);
+  });
+
+  it('a query beyond the extent of the items looks up no cell; one touching its edge still finds them (closed bounds)', () => {
+    // Bullets sliced along paths beside the arena each looked up a static cell holding the arena's boxes.
+    const items: B[] = [cube(0, 0, 0, 1), cube(3, 0, 0, 1)];
+    const g = build(1, items);
+    g.work.fill(0);
+    expect(run(g, cube(100, 0, 0, 0.5))).toEqual([]);
+    expect(run(g, [-3, -3, -3, -2.5, 3, 3])).toEqual([]);
+    expect(g.work[WORK_CELLS]).toBe(0);
+    expectExact(g, items, [4, -5, -5, 9, 5, 5]);
+    expectExact(g, items, [-9, -9, -9, -1, -1, -1]);
+    // A huge item (beyond every level) is scanned by every query, wherever it is.
+    const huge: B[] = [...items, [-1e300, -1e300, -1e300, 1e300, 1e300, 1e300]];
+    expectExact(build(1, huge), huge, cube(100, 0, 0, 0.5));
   });
 
   it('regression: an item with inverted bounds (a negative radius) leaves every other item exact', () => {

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  B_COVER, B_MEDIAN, bucketOf, cellFor, CELL_PER_EXTENT, marginFor, MARGIN_SLACK, sizeIn, sizeStatsAdd, sizeStatsBuckets, sizeStatsClear, sizeStatsCreate,
+  B_COVER, B_MEDIAN, bucketOf, cellFor, CELL_PER_EXTENT, marginFor, MARGIN_SLACK, sizeIn, sizeStatsAdd, sizeStatsAddFast, sizeStatsBuckets, sizeStatsClear, sizeStatsCreate,
 } from '../../src/broadphase/policy.js';
 
 function stats(extents: number[]) {
@@ -32,6 +32,30 @@ describe('size statistics', () => {
     expect(cover).toBe(bucketOf(1.09));
     expect(marginFor(s, cover, 100)).toBeCloseTo(MARGIN_SLACK * 0.5 * 1.09, 12);
     expect(marginFor(s, cover, 0.1)).toBe(0.1); // at most one cell
+  });
+
+  it('fast movers count toward the median but not toward the cover (the margin)', () => {
+    // The bullets scene: 2 % of the spheres sliced along paths of 100 lengths grew every static box by a cell.
+    const s = sizeStatsCreate();
+    for (let i = 0; i < 980; i++) {
+      sizeIn[0] = 1 + (i % 10) * 0.01;
+      sizeStatsAdd(s);
+    }
+    for (let i = 0; i < 20; i++) {
+      sizeIn[0] = 100;
+      sizeStatsAddFast(s);
+    }
+    const b = new Int32Array(2);
+    sizeStatsBuckets(s, b);
+    expect(b[B_MEDIAN]).toBe(bucketOf(1.05));
+    expect(b[B_COVER]).toBe(bucketOf(1.09));
+    expect(stats([...Array.from({ length: 980 }, () => 1), ...Array.from({ length: 20 }, () => 100)]).cover).toBe(bucketOf(100));
+    // Only fast movers: they are the cover.
+    sizeStatsClear(s);
+    sizeIn[0] = 100;
+    sizeStatsAddFast(s);
+    sizeStatsBuckets(s, b);
+    expect(b[B_COVER]).toBe(bucketOf(100));
   });
 
   it('clear forgets everything', () => {

@@ -45,4 +45,19 @@ describe('hostile scenes: broadphase work stays linear (counters, deterministic)
       }
     });
   }
+
+  it('regression: bullets beside the arena leave the static grid\'s work as in the twin', () => {
+    // Their slices looked up static cells (hash-shared with the arena's) and, as 2 % of the extents,
+    // raised the static margin to a whole cell, so every arena query examined twice the entries.
+    const scene = hostileScenes(0.05).find((s) => s.id === 'bullets')!;
+    const staticWork = (run: SceneRun) => {
+      for (let t = 0; t < TICKS; t++) run.tick();
+      const w = internalsOf(run.physics).staticGrid.work;
+      return [w[0], w[1]];
+    };
+    const [cells, items] = staticWork(scene.build(true));
+    const [twinCells, twinItems] = staticWork(scene.build(false));
+    expect(cells).toBeLessThanOrEqual(twinCells);
+    expect(items).toBeLessThanOrEqual(Math.ceil(1.1 * twinItems));
+  });
 });
