@@ -223,3 +223,28 @@ describe('options and validation', () => {
     expect(vel(physics, k)).toEqual([0, 0, 0]);
   });
 });
+
+describe('with continuous contacts off (physics.continuous false) the response still sweeps', () => {
+  // Regression: the dynamic grid held kinematic bodies and dynamic spheres at their start-of-tick
+  // bounds when continuous contacts were off, so the response (which always sweeps) did not find a
+  // kinematic box moving onto a sphere, nor a dynamic sphere coming head-on, within the tick.
+  it('a kinematic box moving onto a sphere at rest pushes it (found by its swept bounds)', () => {
+    const physics = freshPhysics({ dt: DT, continuous: false });
+    const box = addBox(physics, { position: [1.8, 0, 0], halfExtents: [0.5, 0.5, 0.5], velocity: [-60, 0, 0] });
+    const s = addSphere(physics, { position: [0, 0, 0], velocity: [0, 0, 0], radius: 0.5, response: 'bounce', restitution: 0 });
+    step(physics); // the box's face goes from x = 1.3 to 0.3 this tick, the sphere reaches to 0.5
+    expect(pos(physics, box)[0]).toBeCloseTo(0.8, 12);
+    expect(pos(physics, s)[0]).toBeLessThanOrEqual(-0.2 + 1e-9);
+    expect(vel(physics, s)).toEqual([-60, 0, 0]);
+  });
+
+  it('two dynamic spheres head-on do not pass through each other', () => {
+    const physics = freshPhysics({ dt: DT, continuous: false });
+    const a = addSphere(physics, { position: [0, 0, 0], velocity: [60, 0, 0], radius: 0.5, response: 'bounce' });
+    const b = addSphere(physics, { position: [2.6, 0, 0], velocity: [-60, 0, 0], radius: 0.5, response: 'bounce' });
+    step(physics); // they meet at 0.8 of the tick
+    expect(vel(physics, a)).toEqual([-60, 0, 0]);
+    expect(vel(physics, b)).toEqual([60, 0, 0]);
+    expect(pos(physics, b)[0] - pos(physics, a)[0]).toBeGreaterThanOrEqual(1 - 1e-9);
+  });
+});
