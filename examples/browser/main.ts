@@ -79,8 +79,10 @@ function refresh(now: number): void {
     `contacts ${readout.contacts.toLocaleString('en-US')} per tick\n` +
     `tick     ${readout.tick}${paused ? '  (paused)' : ''}\n` +
     `hash     ${readout.hash}\n` +
-    `${p.continuous ? 'continuous' : 'discrete'} contacts, 60 Hz fixed step`;
-  ui.bulletsNote.textContent = `bullets through the thin wall: ${readout.bulletsThrough}/${BULLETS}`;
+    `${p.continuous ? 'continuous' : 'discrete'} contacts, 60 Hz fixed step, built-in response`;
+  ui.bulletsNote.textContent =
+    `bullets through the thin wall: ${readout.bulletsThrough}/${BULLETS}\n` +
+    (p.continuous ? 'bullets: dynamic (the response sweeps)' : 'bullets: kinematic, seen per tick');
 }
 
 function syncControls(): void {

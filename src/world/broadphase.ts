@@ -6,10 +6,11 @@
  * over the physics instance's typed arrays; no bitecs calls. World frame, length units, seconds.
  *
  * - Bounds: with continuous contacts on, a moving body's bounds cover its motion over the tick
- *   (velocity × dt); otherwise its current pose. A body whose motion is longer than a cell (and than
- *   itself) is split into time slices (`src/broadphase/slices.ts`), at most about as many as there
- *   are bodies: each slice queries and is bucketed on its own, and two slices pair only when their
- *   times meet, so a fast mover costs what its path crosses.
+ *   (velocity × dt); otherwise its current pose (the dynamic grid's items: see `loadBody`). A body
+ *   whose motion is longer than a cell (and than itself) is split into time slices
+ *   (`src/broadphase/slices.ts`), at most about as many as there are bodies: each slice queries and
+ *   is bucketed on its own, and two slices pair only when their times meet, so a fast mover costs
+ *   what its path crosses.
  * - Boxes without Velocity are static: bucketed in their own grid, re-bucketed only when one of them
  *   changes (`staticBoxes.ts`).
  * - Cell size and margin follow the scene (`src/broadphase/policy.ts`), unless `cellSize` is given.
@@ -148,13 +149,15 @@ function updatePolicy(physics: Physics): void {
 
 /**
  * Loads a body into `sliceBody`: centre, padded half sizes (as `bodies.ts` pads bounds), motion over
- * the tick (0 unless moving with continuous contacts), and the slice length: one cell, or the body's
- * own size when larger (a slice shorter than the body would only repeat it). Spheres read their
- * fields; boxes go through their unswept world bounds.
+ * the tick (0 unless moving, with continuous contacts on or some body with Response: the response
+ * always sweeps and finds its kinematic and dynamic partners here), and the slice length: one cell,
+ * or the body's own size when larger (a slice shorter than the body would only repeat it). Spheres
+ * read their fields; boxes go through their unswept world bounds.
  */
 function loadBody(physics: Physics, eid: number, f: number): void {
   const { Position: p, Velocity: v, Sphere: s } = physics.components;
-  const t = (f & MOVING) !== 0 && physics.continuous ? physics.dt : 0;
+  const swept = physics.continuous || internalsOf(physics).responseCount !== 0;
+  const t = (f & MOVING) !== 0 && swept ? physics.dt : 0;
   const b = sliceBody;
   const mx = t === 0 ? 0 : v.x[eid] * t, my = t === 0 ? 0 : v.y[eid] * t, mz = t === 0 ? 0 : v.z[eid] * t;
   b[S_MX] = mx;

@@ -166,8 +166,13 @@ describe('browser demo (npm run demo)', () => {
   it(`a screenshot shows the arena: over ${MIN_DRAWN_SHARE * 100} % of its pixels are not background`, async (ctx) => {
     skipWithoutChromium(ctx);
     const page = await paused({ bodies: 10_000, seed: 1, continuous: true });
-    // Tick 62: the second salvo's bullets are in flight, 5 units before the wall.
-    await page.evaluate(() => window.demoControl.step(62));
+    // The solid view (an earlier test turned the wireframe and normals on). Tick 62: the second
+    // salvo's bullets are in flight, 5 units before the wall.
+    await page.evaluate(() => {
+      window.demoControl.setWireframe(false);
+      window.demoControl.setNormals(false);
+      window.demoControl.step(62);
+    });
     await frames(page, 2);
     const png = await page.screenshot({ type: 'png' });
     const bg = [(BACKGROUND >> 16) & 255, (BACKGROUND >> 8) & 255, BACKGROUND & 255];

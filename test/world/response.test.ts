@@ -6,7 +6,7 @@
 import { addComponent } from 'bitecs';
 import { describe, expect, it } from 'vitest';
 import { addBox, addSphere, createPhysics, PhysicsInputError, ResponseMode, step } from '../../src/index.js';
-import { axisAngle, freshPhysics, pos, rotate, vel } from '../support/response.js';
+import { axisAngle, boxDistance, freshPhysics, pos, rotate, vel, type Q4, type V3 } from '../support/response.js';
 import { createWorld } from 'bitecs';
 
 const DT = 1 / 60;
@@ -173,6 +173,35 @@ describe('contacts along the path taken', () => {
     expect(pos(physics, s)[1]).toBeCloseTo(0.5, 12);
     expect(physics.contacts.depth[0]).toBeCloseTo(0.3, 12);
   });
+
+  it('a sphere starting inside two boxes is pushed out of both in its first tick (rounding left by one push-out is no push)', () => {
+    // Regression (the browser demo's arena, seed 1): after the push out of the rotated box, the
+    // sphere still overlapped it by 4e-16 (rounding); that residue was pushed out twice more, which
+    // used up the three push-outs of the tick, and the sphere ended the tick 0.93 deep in the other box.
+    const physics = freshPhysics({ dt: DT });
+    const rotated = {
+      position: [34.26539323827376, 0.7322102698966478, 22.936678541499802] as V3,
+      halfExtents: [1.8445895442273468, 0.81492157606408, 1.5374961397610605] as V3,
+      rotation: [-0.6139129410846327, -0.0732644597164354, 0.7278452620882371, -0.2966218032562353] as Q4,
+    };
+    const upright = {
+      position: [35.03151623821115, 1.188845232450478, 24.374042516309093] as V3,
+      halfExtents: [0.88235107017681, 1.1663235762389377, 1.5835988825419918] as V3,
+      rotation: [0, 0, 0, 1] as Q4,
+    };
+    addBox(physics, rotated);
+    addBox(physics, upright);
+    const r = 0.9792364968452603;
+    const s = addSphere(physics, {
+      position: [34.81088772018158, 2.119107640749404, 24.554527925168536],
+      velocity: [4.396281288936734, 0.9306491911411285, 6.595404627732933],
+      radius: r,
+      response: 'bounce',
+    });
+    step(physics);
+    for (const b of [rotated, upright]) expect(boxDistance(pos(physics, s), b.position, b.halfExtents, b.rotation)).toBeGreaterThanOrEqual(r - 1e-9 * 40);
+    expect([physics.contacts.depth[0], physics.contacts.depth[1]].map((d) => d > 0.5)).toEqual([true, true]);
+  });
 });
 
 describe('options and validation', () => {
@@ -236,5 +265,30 @@ describe('options and validation', () => {
     expect(vel(physics, d)[1]).toBeCloseTo(-0.1, 15);
     expect(pos(physics, d)[1]).toBeCloseTo(-0.1 / 60, 15);
     expect(vel(physics, k)).toEqual([0, 0, 0]);
+  });
+});
+
+describe('with continuous contacts off (physics.continuous false) the response still sweeps', () => {
+  // Regression: the dynamic grid held kinematic bodies and dynamic spheres at their start-of-tick
+  // bounds when continuous contacts were off, so the response (which always sweeps) did not find a
+  // kinematic box moving onto a sphere, nor a dynamic sphere coming head-on, within the tick.
+  it('a kinematic box moving onto a sphere at rest pushes it (found by its swept bounds)', () => {
+    const physics = freshPhysics({ dt: DT, continuous: false });
+    const box = addBox(physics, { position: [1.8, 0, 0], halfExtents: [0.5, 0.5, 0.5], velocity: [-60, 0, 0] });
+    const s = addSphere(physics, { position: [0, 0, 0], velocity: [0, 0, 0], radius: 0.5, response: 'bounce', restitution: 0 });
+    step(physics); // the box's face goes from x = 1.3 to 0.3 this tick, the sphere reaches to 0.5
+    expect(pos(physics, box)[0]).toBeCloseTo(0.8, 12);
+    expect(pos(physics, s)[0]).toBeLessThanOrEqual(-0.2 + 1e-9);
+    expect(vel(physics, s)).toEqual([-60, 0, 0]);
+  });
+
+  it('two dynamic spheres head-on do not pass through each other', () => {
+    const physics = freshPhysics({ dt: DT, continuous: false });
+    const a = addSphere(physics, { position: [0, 0, 0], velocity: [60, 0, 0], radius: 0.5, response: 'bounce' });
+    const b = addSphere(physics, { position: [2.6, 0, 0], velocity: [-60, 0, 0], radius: 0.5, response: 'bounce' });
+    step(physics); // they meet at 0.8 of the tick
+    expect(vel(physics, a)).toEqual([-60, 0, 0]);
+    expect(vel(physics, b)).toEqual([60, 0, 0]);
+    expect(pos(physics, b)[0] - pos(physics, a)[0]).toBeGreaterThanOrEqual(1 - 1e-9);
   });
 });

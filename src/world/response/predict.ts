@@ -47,6 +47,17 @@ export const REST_SKIN = 1e-4;
  * most 2e-4 × g dt² of sinking per tick).
  */
 export const REST_TOL = 1e-4;
+/** Push-outs per tick of a sphere overlapping obstacles at the start of the tick, then as many again for deep overlaps. */
+export const PUSH_OUTS = 3;
+/**
+ * An overlap deeper than this fraction of the pose's scale (1 + |centre|₁ + radius) is not rounding.
+ * Pushing a sphere out of a box can leave an overlap of about 1e-16 of the scale, which the first
+ * PUSH_OUTS passes push out again (often without moving the sphere): the next PUSH_OUTS passes push
+ * only deeper overlaps, so that a second box the sphere started in is still left.
+ */
+export const PUSH_EPS = 1e-12;
+/** Which start-of-tick overlaps the current pass pushes out. */
+const PUSH_NONE = 0, PUSH_ANY = 1, PUSH_DEEP = 2;
 
 const sphereA = new ScratchSphere();
 const sphereX = new ScratchSphere();
@@ -62,8 +73,8 @@ const best = new Float64Array(8);
 const B_TIME = 0, B_PARTNER = 1, B_N = 2, B_P = 5;
 /** The time the current prediction starts from (a typed slot: no boxed number between functions). */
 const NOW = new Float64Array(1);
-/** Whether a start-of-tick overlap may push the sphere out in this pass. */
-let pushing = true;
+/** Which start-of-tick overlaps push the sphere out in this pass (PUSH_NONE, PUSH_ANY, PUSH_DEEP). */
+let pushing = PUSH_ANY;
 /** Start-of-tick contacts listed before this prediction (a push-out pass lists them again). */
 let conStart = 0;
 /** Whether touches at time 0 are collected for the start-of-tick solve (the first predictions). */
@@ -132,6 +143,8 @@ function pushOut(physics: Physics, s: ResponseState, a: number, x: number, flags
   const hit = xSphere ? contactSphereSphere(sphereA, sphereX, contact) : contactSphereBox(sphereA, box, contact);
   if (!hit) return false;
   const d = contact.depth;
+  const c = sphereA.center;
+  if (pushing === PUSH_DEEP && !(d > PUSH_EPS * (1 + Math.abs(c.x) + Math.abs(c.y) + Math.abs(c.z) + sphereA.radius))) return false;
   const n = contact.normal;
   REC_IN[RI_NX] = n.x;
   REC_IN[RI_NX + 1] = n.y;
@@ -185,7 +198,7 @@ function castPartner(physics: Physics, s: ResponseState, a: number, x: number): 
   if (!hit) return false;
   const u = cast.toi;
   if (u === 0) {
-    if (now === 0 && pushing && s.state[x] === 0 && sensor === 0 && pushOut(physics, s, a, x, sensor)) return true;
+    if (now === 0 && pushing !== PUSH_NONE && s.state[x] === 0 && sensor === 0 && pushOut(physics, s, a, x, sensor)) return true;
     const n = cast.normal;
     const vn = rx * n.x + ry * n.y + rz * n.z;
     if (now === 0 && COLLECT[0] === 1 && sensor === 0 && (s.state[x] !== DYNAMIC || a < x)) {
@@ -264,9 +277,11 @@ function pushBest(s: ResponseState, a: number): void {
 export function predict(physics: Physics, s: ResponseState, a: number, clock: Float64Array): void {
   NOW[0] = clock[0];
   conStart = s.conCount;
-  // At most three push-outs (overlaps at the start of the tick), then predict from where it is.
-  let pass = 0;
-  do pushing = pass++ < 3;
-  while (scan(physics, s, a));
+  // Push-outs (overlaps at the start of the tick): PUSH_OUTS of any depth, PUSH_OUTS more of deep
+  // overlaps only; then predict from where it is.
+  for (let pass = 0; ; pass++) {
+    pushing = pass < PUSH_OUTS ? PUSH_ANY : pass < 2 * PUSH_OUTS ? PUSH_DEEP : PUSH_NONE;
+    if (!scan(physics, s, a)) break;
+  }
   if (best[B_TIME] <= 1) pushBest(s, a);
 }
