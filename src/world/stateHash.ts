@@ -2,9 +2,11 @@
  * A 64-bit hash of the physics state, for desync detection between a server and its clients.
  * Covers the tick counter; in ascending entity id: the body kind flags, position, velocity (moving
  * bodies), radius or half extents and rotation, collision group and mask (bodies with a
- * CollisionFilter); then every contact of the last tick (pair, normal, depth, point, toi, flags,
- * which also reflect the previous tick's pairs through BEGAN/PERSISTING). Values are hashed by their exact float64 bit patterns, so equal hashes mean bit-identical
- * state (up to hash collisions). Deterministic across runs, machines and JS engines: every word goes
+ * CollisionFilter), response mode, restitution and mass (bodies with Response, so that a replica
+ * that lost or changed a Response shows at once); then every contact of the last tick (pair,
+ * normal, depth, point, toi, flags, which also reflect the previous tick's pairs through
+ * BEGAN/PERSISTING). Values are hashed by their exact float64 bit patterns, so equal hashes mean
+ * bit-identical state (up to hash collisions). Deterministic across runs, machines and JS engines: every word goes
  * through the two-lane mixer of `math/hashMixer` (seeds 0x12345678, 0x9abcdef0).
  * @module
  */
@@ -12,7 +14,7 @@ import { createHashLanes, finish, LANE1, LANE2, mixInt, seedHash } from '../math
 import { BodyFlags, type Physics } from './types.js';
 import { internalsOf } from './internal.js';
 
-const { SPHERE, BOX, MOVING, SENSOR, FILTER } = BodyFlags;
+const { SPHERE, BOX, MOVING, SENSOR, FILTER, RESPONSE } = BodyFlags;
 const f64 = new Float64Array(1);
 const u32 = new Uint32Array(f64.buffer);
 const lanes = createHashLanes();
@@ -39,11 +41,11 @@ function hex8(h: number): string {
 /** Returns the state hash as 16 hex digits. Allocates only the returned string. */
 export function hashPhysicsState(physics: Physics): string {
   const { flags, maxEid } = internalsOf(physics);
-  const { Position: p, Velocity: v, Sphere: s, Box: b, CollisionFilter: filter } = physics.components;
+  const { Position: p, Velocity: v, Sphere: s, Box: b, CollisionFilter: filter, Response: response } = physics.components;
   seedHash(lanes, 0x12345678, 0x9abcdef0);
   mixInt(lanes, physics.tick);
   for (let eid = 1; eid <= maxEid; eid++) {
-    const f = flags[eid] & (SPHERE | BOX | MOVING | SENSOR | FILTER);
+    const f = flags[eid] & (SPHERE | BOX | MOVING | SENSOR | FILTER | RESPONSE);
     if ((f & (SPHERE | BOX)) === 0) continue;
     mixInt(lanes, eid);
     mixInt(lanes, f);
@@ -52,6 +54,11 @@ export function hashPhysicsState(physics: Physics): string {
     if ((f & FILTER) !== 0) {
       mixInt(lanes, filter.group[eid]);
       mixInt(lanes, filter.mask[eid]);
+    }
+    if ((f & RESPONSE) !== 0) {
+      mixInt(lanes, response.mode[eid]);
+      mixFloat(response.restitution, eid);
+      mixFloat(response.mass, eid);
     }
     if ((f & SPHERE) !== 0) mixFloat(s.radius, eid);
     else {
