@@ -13,15 +13,13 @@
  * (broadphase, narrowphase, integration, walls).
  */
 import { resolve } from 'node:path';
+import { argValue, sideBySide } from './sideBySide.js';
 
 interface Arena { physics: unknown; tick(): void }
 interface Side { step: () => void }
 
 const args = process.argv.slice(2);
-const value = (name: string): string | undefined => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
-};
+const value = (name: string): string | undefined => argValue(args, name);
 const base = value('--base');
 if (!base || args.includes('--help')) {
   console.log('npx tsx bench/compare.ts --base <checkout> [--sizes 10000] [--mode broadphase|tick] [--continuous] [--seconds 12]');
@@ -41,43 +39,10 @@ async function load(root: string, spheres: number): Promise<Side> {
   return { step: mode === 'tick' ? () => arena.tick() : () => runBroadphase(arena.physics) };
 }
 
-/** CPU ms per call over a batch of ~60 ms. */
-function batch(step: () => void): number {
-  const c0 = process.cpuUsage();
-  const t0 = performance.now();
-  let k = 0;
-  while (performance.now() - t0 < 60) {
-    step();
-    k++;
-  }
-  const c = process.cpuUsage(c0);
-  return (c.user + c.system) / 1000 / k;
-}
-
-const median = (v: number[]): number => [...v].sort((a, b) => a - b)[v.length >> 1];
-
 for (const size of sizes) {
   const b = await load(resolve(base), size);
   const o = await load(here, size);
-  for (let i = 0; i < 10; i++) {
-    batch(b.step);
-    batch(o.step);
-  }
-  const mb: number[] = [], mo: number[] = [], ratio: number[] = [];
-  const end = performance.now() + seconds * 1000;
-  for (let round = 0; performance.now() < end; round++) {
-    let x: number, y: number;
-    if (round % 2 === 0) {
-      x = batch(b.step);
-      y = batch(o.step);
-    } else {
-      y = batch(o.step);
-      x = batch(b.step);
-    }
-    mb.push(x);
-    mo.push(y);
-    ratio.push(y / x);
-  }
-  console.log(`${mode}, ${size} spheres${continuous ? ', continuous' : ''}: baseline ${median(mb).toFixed(3)} ms, this tree ${median(mo).toFixed(3)} ms (CPU), ` +
-    `this / baseline ${median(ratio).toFixed(3)} (median of ${ratio.length} rounds)`);
+  const r = sideBySide(b.step, o.step, seconds, 10);
+  console.log(`${mode}, ${size} spheres${continuous ? ', continuous' : ''}: baseline ${r.base.toFixed(3)} ms, this tree ${r.here.toFixed(3)} ms (CPU), ` +
+    `this / baseline ${r.ratio.toFixed(3)} (median of ${r.rounds} rounds)`);
 }

@@ -12,6 +12,8 @@
  *   npx tsx bench/compareQueries.ts --base /tmp/base [--sizes 10000,100000] [--seconds 6] [--kinds ray,sphere,overlap,long,outside]
  */
 import { resolve } from 'node:path';
+import { argValue, sideBySide } from './sideBySide.js';
+import { makeQueries, type QueryKind } from './queries.js';
 
 interface Vec { x: number; y: number; z: number }
 interface Hit { entity: number; distance: number; normal: Vec; point: Vec }
@@ -22,13 +24,9 @@ interface Lib {
   createEntityList(n: number): { count: number; ids: Uint32Array };
 }
 interface Arena { physics: unknown; spec: { size: number }; tick(): void }
-interface Rng { range(lo: number, hi: number): number }
 
 const args = process.argv.slice(2);
-const value = (name: string): string | undefined => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
-};
+const value = (name: string): string | undefined => argValue(args, name);
 const base = value('--base');
 if (!base || args.includes('--help')) {
   console.log('npx tsx bench/compareQueries.ts --base <checkout> [--sizes 10000] [--seconds 6] [--kinds ray,sphere,overlap,long,outside]');
@@ -42,36 +40,21 @@ const here = resolve(new URL('..', import.meta.url).pathname);
 interface Side { run: (kind: string, i: number) => number }
 
 const N = 4096;
+/** This script's kind names, as bench/queries.ts names them (its seeds: 11 + the index there). */
+const KIND: Record<string, [QueryKind | 'outside ray', number]> = {
+  ray: ['short ray', 0], sphere: ['short sphere cast', 1], overlap: ['overlap r=2', 2], long: ['long ray', 3], outside: ['outside ray', 4],
+};
 let qo: Float64Array, qd: Float64Array, qlen: Float64Array;
 
-/** The query set of one kind (as bench/queries.ts makes them). */
-function makeQueries(kind: string, size: number, createRng: (seed: number) => Rng): void {
-  const rng = createRng(11 + kinds.indexOf(kind));
-  qo = new Float64Array(3 * N);
-  qd = new Float64Array(3 * N);
-  qlen = new Float64Array(N);
-  for (let i = 0; i < N; i++) {
-    const a = [rng.range(0, size), rng.range(0, size), rng.range(0, size)];
-    let b: number[];
-    if (kind === 'long' || kind === 'outside') {
-      b = [rng.range(0, size), rng.range(0, size), rng.range(0, size)];
-      a[i % 3] = kind === 'long' ? 0 : -2 * size;
-      b[i % 3] = kind === 'long' ? size : 3 * size;
-    } else b = [a[0] + rng.range(-1, 1), a[1] + rng.range(-1, 1), a[2] + rng.range(-1, 1)];
-    const dx = b[0] - a[0], dy = b[1] - a[1], dz = b[2] - a[2];
-    const l = Math.hypot(dx, dy, dz) || 1;
-    for (let k = 0; k < 3; k++) qo[3 * i + k] = a[k];
-    qd[3 * i] = dx / l;
-    qd[3 * i + 1] = dy / l;
-    qd[3 * i + 2] = dz / l;
-    qlen[i] = kind === 'long' || kind === 'outside' ? l : 5;
-  }
+/** The query set of one kind (bench/queries.ts's generator). */
+function useQueries(kind: string, size: number): void {
+  const [name, index] = KIND[kind];
+  ({ o: qo, d: qd, len: qlen } = makeQueries(name, size, N, 11 + index));
 }
 
-async function load(root: string, spheres: number): Promise<Side & { size: number; createRng: (s: number) => Rng }> {
+async function load(root: string, spheres: number): Promise<Side & { size: number }> {
   const lib = (await import(`${root}/src/index.ts`)) as unknown as Lib;
   const { buildArena } = (await import(`${root}/src/scenes/buildArena.ts`)) as { buildArena(o: object): Arena };
-  const { createRng } = (await import(`${root}/src/scenes/prng.ts`)) as { createRng(s: number): Rng };
   const { castRay, castSphere, overlapSphere, createEntityList } = lib;
   const arena = buildArena({ spheres, seed: 1, physics: { contactComponent: false } });
   arena.tick();
@@ -90,53 +73,33 @@ async function load(root: string, spheres: number): Promise<Side & { size: numbe
     const found = kind === 'sphere' ? castSphere(physics, o, 0.5, d, qlen[i], hit) : castRay(physics, o, d, qlen[i], hit);
     return found ? hit.distance + hit.entity * 1e-3 + hit.normal.x + hit.point.y : -1;
   };
-  return { run, size: arena.spec.size, createRng };
+  return { run, size: arena.spec.size };
 }
 
-/** CPU microseconds per query over a batch of ~60 ms. */
-function batch(side: Side, kind: string): number {
-  const c0 = process.cpuUsage();
-  const t0 = performance.now();
+/** Queries per step of the measuring loop. */
+const STEP_QUERIES = 256;
+let sink = 0;
+
+/** One step: the next STEP_QUERIES queries of `kind` (cycling through the set). */
+function stepper(side: Side, kind: string): () => void {
   let k = 0;
-  let sink = 0;
-  while (performance.now() - t0 < 60) {
-    for (let i = 0; i < 256; i++) sink += side.run(kind, (k + i) & (N - 1));
-    k += 256;
-  }
-  const c = process.cpuUsage(c0);
-  if (sink === 0.123) console.log('');
-  return (c.user + c.system) / k;
+  return () => {
+    for (let i = 0; i < STEP_QUERIES; i++) sink += side.run(kind, (k + i) & (N - 1));
+    k += STEP_QUERIES;
+  };
 }
-
-const median = (v: number[]): number => [...v].sort((a, b) => a - b)[v.length >> 1];
 
 for (const size of sizes) {
   const b = await load(resolve(base), size);
   const o = await load(here, size);
   for (const kind of kinds) {
-    makeQueries(kind, b.size, b.createRng);
+    useQueries(kind, b.size);
     let differ = 0;
     for (let i = 0; i < N; i++) if (b.run(kind, i) !== o.run(kind, i)) differ++;
-    for (let i = 0; i < 5; i++) {
-      batch(b, kind);
-      batch(o, kind);
-    }
-    const mb: number[] = [], mo: number[] = [], ratio: number[] = [];
-    const end = performance.now() + seconds * 1000;
-    for (let round = 0; performance.now() < end; round++) {
-      let x: number, y: number;
-      if (round % 2 === 0) {
-        x = batch(b, kind);
-        y = batch(o, kind);
-      } else {
-        y = batch(o, kind);
-        x = batch(b, kind);
-      }
-      mb.push(x);
-      mo.push(y);
-      ratio.push(y / x);
-    }
-    console.log(`${size} spheres, ${kind.padEnd(7)}: baseline ${median(mb).toFixed(3)} µs, this tree ${median(mo).toFixed(3)} µs (CPU), ` +
-      `this / baseline ${median(ratio).toFixed(3)} (${ratio.length} rounds), answers differing ${differ} of ${N}`);
+    const r = sideBySide(stepper(b, kind), stepper(o, kind), seconds, 5);
+    const us = (ms: number) => ((ms * 1000) / STEP_QUERIES).toFixed(3);
+    console.log(`${size} spheres, ${kind.padEnd(7)}: baseline ${us(r.base)} µs, this tree ${us(r.here)} µs (CPU), ` +
+      `this / baseline ${r.ratio.toFixed(3)} (${r.rounds} rounds), answers differing ${differ} of ${N}`);
   }
 }
+if (sink === 0.123) console.log('');

@@ -50,25 +50,30 @@ export interface QueriesResult {
   rows: QueryRow[];
 }
 
-interface QuerySet {
+export interface QuerySet {
   o: Float64Array;
   d: Float64Array;
   len: Float64Array;
   n: number;
 }
 
-/** Random queries of one kind: origin, unit direction and length per query. */
-function makeQueries(kind: QueryKind, size: number, n: number, seed: number): QuerySet {
+/**
+ * Random queries of one kind: origin, unit direction and length per query. `outside ray` (used by
+ * bench/compareQueries.ts) is a long ray from twice the arena's side outside one face to as far
+ * past the opposite face.
+ */
+export function makeQueries(kind: QueryKind | 'outside ray', size: number, n: number, seed: number): QuerySet {
   const rng = createRng(seed);
   const o = new Float64Array(3 * n), d = new Float64Array(3 * n), len = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     let a: number[], b: number[];
-    if (kind === 'long ray') {
+    const long = kind === 'long ray' || kind === 'outside ray';
+    if (long) {
       const axis = i % 3;
       a = [rng.range(0, size), rng.range(0, size), rng.range(0, size)];
       b = [rng.range(0, size), rng.range(0, size), rng.range(0, size)];
-      a[axis] = 0;
-      b[axis] = size;
+      a[axis] = kind === 'long ray' ? 0 : -2 * size;
+      b[axis] = kind === 'long ray' ? size : 3 * size;
     } else {
       a = [rng.range(0, size), rng.range(0, size), rng.range(0, size)];
       b = [a[0] + rng.range(-1, 1), a[1] + rng.range(-1, 1), a[2] + rng.range(-1, 1)];
@@ -79,7 +84,7 @@ function makeQueries(kind: QueryKind, size: number, n: number, seed: number): Qu
     d[3 * i] = dx / l;
     d[3 * i + 1] = dy / l;
     d[3 * i + 2] = dz / l;
-    len[i] = kind === 'long ray' ? l : 5;
+    len[i] = long ? l : 5;
   }
   return { o, d, len, n };
 }
