@@ -158,6 +158,33 @@ export function boxRotation(physics: Physics, eid: number): void {
   rotation[3] *= inv;
 }
 
+/**
+ * Inputs of `sweptSphereBounds` (world frame, length units): centre at `SW_X .. SW_X + 2`, radius
+ * at `SW_R`, motion over the span at `SW_MX .. SW_MX + 2` (zero for a sphere at rest).
+ */
+export const SWEEP = new Float64Array(7);
+export const SW_X = 0;
+export const SW_R = 3;
+export const SW_MX = 4;
+
+/**
+ * Writes to `out[0 .. 6)` (minX, minY, minZ, maxX, maxY, maxZ) the bounds of the sphere in `SWEEP`
+ * swept by its motion, padded outward relative to the magnitudes so that rounding never drops a
+ * touching pair: the broadphase's sphere queries and the response's path and neighbourhood queries.
+ * Inputs travel in `SWEEP`, not as arguments, so that no call boxes a number.
+ */
+export function sweptSphereBounds(out: Float64Array): void {
+  const x = SWEEP[SW_X], y = SWEEP[SW_X + 1], z = SWEEP[SW_X + 2], r = SWEEP[SW_R];
+  const mx = SWEEP[SW_MX], my = SWEEP[SW_MX + 1], mz = SWEEP[SW_MX + 2];
+  const pad = BOUNDS_PAD * (1 + Math.abs(x) + Math.abs(y) + Math.abs(z) + 3 * r + Math.abs(mx) + Math.abs(my) + Math.abs(mz));
+  out[0] = x - r + (mx < 0 ? mx : 0) - pad;
+  out[1] = y - r + (my < 0 ? my : 0) - pad;
+  out[2] = z - r + (mz < 0 ? mz : 0) - pad;
+  out[3] = x + r + (mx > 0 ? mx : 0) + pad;
+  out[4] = y + r + (my > 0 ? my : 0) + pad;
+  out[5] = z + r + (mz > 0 ? mz : 0) + pad;
+}
+
 /** Inputs of `writeBounds`: centre (0..2), half size per axis (3..5), motion (6..8). */
 const W = new Float64Array(9);
 
