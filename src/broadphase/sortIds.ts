@@ -1,10 +1,11 @@
 /**
  * In-place sorting of candidate id lists without allocation: insertion sort for the short runs of
- * the common case, heapsort (Williams 1964, Floyd's construction) past `INSERTION_MAX`, so a list of
- * n ids costs O(n log n) at worst. Used to put a query's candidates in ascending id order and drop
+ * the common case, heapsort (`math/heapSort.ts`: Williams 1964, Floyd's construction) past
+ * `INSERTION_MAX`, so a list of n ids costs O(n log n) at worst. Used to put a query's candidates in ascending id order and drop
  * the repeats (one body reported by several of its slices, or by several queries).
  * @module
  */
+import { heapSort } from '../math/heapSort.js';
 
 const INSERTION_MAX = 32;
 
@@ -20,34 +21,15 @@ function insertionSort(ids: Int32Array, n: number): void {
   }
 }
 
-function siftDown(ids: Int32Array, root: number, n: number): void {
-  const v = ids[root];
-  let i = root;
-  for (;;) {
-    let c = 2 * i + 1;
-    if (c >= n) break;
-    if (c + 1 < n && ids[c + 1] > ids[c]) c++;
-    if (ids[c] <= v) break;
-    ids[i] = ids[c];
-    i = c;
-  }
-  ids[i] = v;
-}
-
-function heapSort(ids: Int32Array, n: number): void {
-  for (let i = (n >> 1) - 1; i >= 0; i--) siftDown(ids, i, n);
-  for (let end = n - 1; end > 0; end--) {
-    const top = ids[0];
-    ids[0] = ids[end];
-    ids[end] = top;
-    siftDown(ids, 0, end);
-  }
+/** Whether id a comes after id b (ascending ids). */
+function greater(_ids: Int32Array, a: number, b: number): boolean {
+  return a > b;
 }
 
 /** Sorts `ids[0 .. n)` ascending. */
 export function sortIds(ids: Int32Array, n: number): void {
   if (n <= INSERTION_MAX) insertionSort(ids, n);
-  else heapSort(ids, n);
+  else heapSort(ids, greater, ids, n);
 }
 
 /** Sorts `ids[0 .. n)` ascending and removes repeats; returns the new length. */

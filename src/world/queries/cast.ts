@@ -14,6 +14,7 @@
  * grows. Algorithm: src/world/queries/sweep.ts.
  * @module
  */
+import * as heapSortModule from '../../math/heapSort.js';
 import type { Vec3Like } from '../readInput.js';
 import type { Physics } from '../types.js';
 import * as input from './input.js';
@@ -27,6 +28,7 @@ import * as sweepModule from './sweep.js';
 const { BEST, BEST_ENTITY, sweep } = sweepModule;
 const { readDirection, readDistance, readFilter, readOut, readPhysics, readQueryRadius, readStart, QI, QI_RADIUS } = input;
 const { hitListReserve } = lists;
+const { heapSort } = heapSortModule;
 
 function readCast(physics: Physics, start: Vec3Like, direction: Vec3Like, maxDistance: number, out: unknown, filter: QueryFilter | undefined, source: string, list: boolean): void {
   readPhysics(physics, source);
@@ -56,33 +58,12 @@ function after(h: HitScratch, a: number, b: number): boolean {
   return da > db || (da === db && h.entity[a] > h.entity[b]);
 }
 
-function siftDown(h: HitScratch, root: number, n: number): void {
-  const order = h.order;
-  const v = order[root];
-  let i = root;
-  for (;;) {
-    let c = 2 * i + 1;
-    if (c >= n) break;
-    if (c + 1 < n && after(h, order[c + 1], order[c])) c++;
-    if (!after(h, order[c], v)) break;
-    order[i] = order[c];
-    i = c;
-  }
-  order[i] = v;
-}
-
 /** Sorts the hit order by (distance, entity) with heapsort (keys are unique: deterministic). */
 function sortHits(h: HitScratch): void {
   const n = h.count;
   const order = h.order;
   for (let i = 0; i < n; i++) order[i] = i;
-  for (let i = (n >> 1) - 1; i >= 0; i--) siftDown(h, i, n);
-  for (let end = n - 1; end > 0; end--) {
-    const top = order[0];
-    order[0] = order[end];
-    order[end] = top;
-    siftDown(h, 0, end);
-  }
+  heapSort(h, after, order, n);
 }
 
 function writeHits(h: HitScratch, out: HitList): number {

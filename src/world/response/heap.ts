@@ -5,6 +5,7 @@
  * state's typed arrays; no allocation (the caller reserves room with `reserveEvents`).
  * @module
  */
+import { siftDown } from '../../math/heapSort.js';
 import type { ResponseState } from './state.js';
 
 /** Whether event i comes before event j. */
@@ -39,15 +40,7 @@ export function heapPop(s: ResponseState): number {
   const top = h[0];
   const last = h[--s.heapSize];
   const n = s.heapSize;
-  let k = 0;
-  for (;;) {
-    let c = 2 * k + 1;
-    if (c >= n) break;
-    if (c + 1 < n && before(s, h[c + 1], h[c])) c++;
-    if (!before(s, h[c], last)) break;
-    h[k] = h[c];
-    k = c;
-  }
-  if (n > 0) h[k] = last;
+  // A min-heap by `before` is a heap whose top comes last by `before`'s reverse: the shared sift.
+  if (n > 0) siftDown(s, before, h, 0, last, n);
   return top;
 }
