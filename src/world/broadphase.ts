@@ -268,9 +268,11 @@ function querySliced(physics: Physics, eid: number, f: number, hasDynamic: boole
 
 /**
  * Every sphere's queries. The common case (a motion no longer than a cell: one slice) is inline:
- * the swept bounds as `bodies.ts` writes them, one lookup per grid (with only static boxes to meet,
- * the static grid's single cell is looked up here); longer motions go slice by slice. Returns the
- * number of queries.
+ * the swept bounds as `sweptSphereBounds` (bodies.ts) writes them, one lookup per grid (with only
+ * static boxes to meet, the static grid's single cell is looked up here); longer motions go slice
+ * by slice. Returns the number of queries. Both copies are kept inline on measurement: calling
+ * `sweptSphereBounds` from this loop cost 1.08x the broadphase at 10,000 spheres side by side, and
+ * a shared single-cell lookup (`query.ts`) 1.01–1.05x.
  */
 function querySpheres(physics: Physics): number {
   const internal = internalsOf(physics);
