@@ -31,10 +31,14 @@ export const TR_OX = 0, TR_DX = 3, TR_TMAX = 6, TR_RADIUS = 7;
 export const TR_ENTRY = 8;
 /** Output slot of {@link traverseBegin}: how many cells the walk visits at most. */
 export const TR_CELLS = 33;
-/** Internal slots: ranges lo (9..11), hi (12..14), next grow (15..17) and shrink (18..20) times, block (21..29). */
-const LO = 9, HI = 12, GROW = 15, SHRINK = 18, B0 = 21, B1 = 24, CUR = 27, INV = 30, LEVEL = 31, DONE = 32;
+/**
+ * Internal slots: ranges lo (9..11), hi (12..14), next grow (15..17) and shrink (18..20) times,
+ * block (21..29), the cell side (34) and 1 / direction per axis (35..37, 0 where it is 0), both
+ * computed once per traversal.
+ */
+const LO = 9, HI = 12, GROW = 15, SHRINK = 18, B0 = 21, B1 = 24, CUR = 27, INV = 30, LEVEL = 31, DONE = 32, SIDE = 34, INV_D = 35;
 /** Number of slots of a traversal state. */
-export const TR_SLOTS = 34;
+export const TR_SLOTS = 38;
 
 /** Creates a traversal state (see the module notes for the slots). */
 export function traverseCreate(): Float64Array {
@@ -49,13 +53,16 @@ function schedule(s: Float64Array, a: number): void {
   const d = s[TR_DX + a];
   const o = s[TR_OX + a];
   const r = s[TR_RADIUS];
-  const side = 1 / s[INV];
+  const side = s[SIDE];
+  // Times as products with 1 / d (a division per event costs more): they may differ from the
+  // quotients by an ulp, far inside the padding callers give the radius (see the module notes).
+  const inv = s[INV_D + a];
   if (d > 0) {
-    s[GROW + a] = ((s[HI + a] + 1) * side - (o + r)) / d;
-    s[SHRINK + a] = ((s[LO + a] + 1) * side - (o - r)) / d;
+    s[GROW + a] = ((s[HI + a] + 1) * side - (o + r)) * inv;
+    s[SHRINK + a] = ((s[LO + a] + 1) * side - (o - r)) * inv;
   } else if (d < 0) {
-    s[GROW + a] = (s[LO + a] * side - (o - r)) / d;
-    s[SHRINK + a] = (s[HI + a] * side - (o + r)) / d;
+    s[GROW + a] = (s[LO + a] * side - (o - r)) * inv;
+    s[SHRINK + a] = (s[HI + a] * side - (o + r)) * inv;
   } else {
     s[GROW + a] = Infinity;
     s[SHRINK + a] = Infinity;
@@ -71,6 +78,7 @@ function schedule(s: Float64Array, a: number): void {
 export function traverseBegin(grid: Grid, level: number, s: Float64Array): boolean {
   const inv = grid.levelInv[level];
   s[INV] = inv;
+  s[SIDE] = 1 / inv;
   s[LEVEL] = level;
   s[DONE] = 0;
   const r = s[TR_RADIUS];
@@ -88,6 +96,7 @@ export function traverseBegin(grid: Grid, level: number, s: Float64Array): boole
     s[B0 + a] = lo;
     s[B1 + a] = hi;
     s[CUR + a] = lo;
+    s[INV_D + a] = d === 0 ? 0 : 1 / d;
     first *= hi - lo + 1;
     walk += d < 0 ? lo - far : far - hi;
   }
@@ -166,6 +175,19 @@ function nextSlab(s: Float64Array): boolean {
  * is then the time the moving cube first meets that cell (non-decreasing from call to call).
  */
 export function traverseNext(grid: Grid, s: Float64Array): number {
+  const h = traverseNextCell(s);
+  return h < 0 ? -1 : h & grid.tableMask;
+}
+
+/** Every bit of a cell hash that a table mask may keep (table sizes are powers of two below 2^31). */
+const FULL_MASK = 0x7fffffff;
+
+/**
+ * As {@link traverseNext}, but the cell's hash before a table's mask (>= 0; −1 when the traversal
+ * is over): `h & grid.tableMask` is its bucket in any grid whose level has the side of the one
+ * given to {@link traverseBegin}, so one walk serves several such grids.
+ */
+export function traverseNextCell(s: Float64Array): number {
   if (s[DONE] === 2) return -1;
   if (s[DONE] === 1 && !advanceCursor(s)) {
     if (!nextSlab(s)) {
@@ -174,5 +196,5 @@ export function traverseNext(grid: Grid, s: Float64Array): number {
     }
   }
   s[DONE] = 1;
-  return hashCell(s[CUR], s[CUR + 1], s[CUR + 2], s[LEVEL], grid.tableMask);
+  return hashCell(s[CUR], s[CUR + 1], s[CUR + 2], s[LEVEL], FULL_MASK);
 }
