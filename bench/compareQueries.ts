@@ -6,12 +6,16 @@
  * the opposite face),
  * in alternating batches of ~60 ms, their order swapped every round, measured in process CPU time.
  * Prints per kind the medians (microseconds per query) and the median of the per-round ratios
- * (this / baseline), and checks that both trees give the same answers.
+ * (this / baseline), and checks that both trees give the same answers. Then the first query after
+ * a tick (`--first`, default 41 rounds; 0: skip): each round ticks both arenas (not timed), then times
+ * one short ray on each (which rebuilds the queries' grid), their order swapped every round; prints
+ * the medians in milliseconds (wall time: one call is too short for CPU time).
  *
  *   git archive <commit> | tar -x -C /tmp/base && ln -s "$PWD/node_modules" /tmp/base/node_modules
- *   npx tsx bench/compareQueries.ts --base /tmp/base [--sizes 10000,100000] [--seconds 6] [--kinds ray,sphere,overlap,long,outside]
+ *   npx tsx bench/compareQueries.ts --base /tmp/base [--sizes 10000,100000] [--seconds 6] [--kinds ray,sphere,overlap,long,outside] [--first 41]
  */
 import { resolve } from 'node:path';
+import { median } from './common.js';
 import { argValue, sideBySide } from './sideBySide.js';
 import { makeQueries, type QueryKind } from './queries.js';
 
@@ -29,15 +33,16 @@ const args = process.argv.slice(2);
 const value = (name: string): string | undefined => argValue(args, name);
 const base = value('--base');
 if (!base || args.includes('--help')) {
-  console.log('npx tsx bench/compareQueries.ts --base <checkout> [--sizes 10000] [--seconds 6] [--kinds ray,sphere,overlap,long,outside]');
+  console.log('npx tsx bench/compareQueries.ts --base <checkout> [--sizes 10000] [--seconds 6] [--kinds ray,sphere,overlap,long,outside] [--first 41]');
   process.exit(base ? 0 : 1);
 }
 const sizes = (value('--sizes') ?? '10000').split(',').map(Number);
 const seconds = Number(value('--seconds') ?? 6);
 const kinds = (value('--kinds') ?? 'ray,sphere,overlap,long').split(',');
+const firstRounds = Number(value('--first') ?? 41);
 const here = resolve(new URL('..', import.meta.url).pathname);
 
-interface Side { run: (kind: string, i: number) => number }
+interface Side { run: (kind: string, i: number) => number; tick: () => void }
 
 const N = 4096;
 /** This script's kind names, as bench/queries.ts names them (its seeds: 11 + the index there). */
@@ -73,7 +78,7 @@ async function load(root: string, spheres: number): Promise<Side & { size: numbe
     const found = kind === 'sphere' ? castSphere(physics, o, 0.5, d, qlen[i], hit) : castRay(physics, o, d, qlen[i], hit);
     return found ? hit.distance + hit.entity * 1e-3 + hit.normal.x + hit.point.y : -1;
   };
-  return { run, size: arena.spec.size };
+  return { run, tick: () => arena.tick(), size: arena.spec.size };
 }
 
 /** Queries per step of the measuring loop. */
@@ -89,6 +94,34 @@ function stepper(side: Side, kind: string): () => void {
   };
 }
 
+/** Milliseconds (wall) of the first short ray after a tick, the rebuild of the queries' grid included. */
+function firstQuery(side: Side): number {
+  side.tick();
+  const t0 = performance.now();
+  sink += side.run('ray', 0);
+  return performance.now() - t0;
+}
+
+/** The median cost of the first query after a tick, each side, alternating per round. */
+function firstQueries(b: Side & { size: number }, o: Side, rounds: number): { base: number; here: number } {
+  useQueries('ray', b.size);
+  const tb: number[] = [], th: number[] = [];
+  for (let r = 0; r < rounds + 3; r++) {
+    let x: number, y: number;
+    if (r % 2 === 0) {
+      x = firstQuery(b);
+      y = firstQuery(o);
+    } else {
+      y = firstQuery(o);
+      x = firstQuery(b);
+    }
+    if (r < 3) continue; // warm-up rounds
+    tb.push(x);
+    th.push(y);
+  }
+  return { base: median(tb), here: median(th) };
+}
+
 for (const size of sizes) {
   const b = await load(resolve(base), size);
   const o = await load(here, size);
@@ -100,6 +133,11 @@ for (const size of sizes) {
     const us = (ms: number) => ((ms * 1000) / STEP_QUERIES).toFixed(3);
     console.log(`${size} spheres, ${kind.padEnd(7)}: baseline ${us(r.base)} µs, this tree ${us(r.here)} µs (CPU), ` +
       `this / baseline ${r.ratio.toFixed(3)} (${r.rounds} rounds), answers differing ${differ} of ${N}`);
+  }
+  if (firstRounds > 0) {
+    const f = firstQueries(b, o, firstRounds);
+    console.log(`${size} spheres, first query after a tick: baseline ${f.base.toFixed(3)} ms, this tree ${f.here.toFixed(3)} ms (wall, median of ${firstRounds}), ` +
+      `this / baseline ${(f.here / f.base).toFixed(3)}`);
   }
 }
 if (sink === 0.123) console.log('');

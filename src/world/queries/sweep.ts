@@ -5,8 +5,10 @@
  *
  * - Grids: the step's static grid (unless stale, see state.ts) and the queries' grid of current
  *   poses. Each level in use is walked cell by cell along the segment (src/broadphase/traverse.ts),
- *   closest-first, stopping once the cells start beyond the best hit; a level whose walk would visit
- *   more cells than it holds items is scanned instead (long rays over sparse levels, huge items).
+ *   closest-first, stopping once the cells start beyond the best hit; a level both grids hold (same
+ *   cell side, as after a step) is walked once for both, each cell looked up in each grid; a level
+ *   whose walk would visit more cells than it holds items is scanned instead (long rays over sparse
+ *   levels, huge items).
  * - Candidates: each body once per query (per-entity stamps), the filter, then a slab test against
  *   its bounds grown by the radius, then the exact cast. Distances are `toi · maxDistance` along the
  *   unit direction, in length units; ties go to the lower entity id.
@@ -28,7 +30,7 @@ import type { QueryState } from './stateData.js';
 const { SPHERE, BOX, SENSOR } = BodyFlags;
 // Imported bindings copied once into module constants: a transpiler's module interop may read an
 // import through a getter on every use, which hot loops must not pay.
-const { traverseBegin, traverseNext, TR_CELLS, TR_DX, TR_ENTRY, TR_OX, TR_RADIUS, TR_TMAX } = traverse;
+const { traverseBegin, traverseCollect, TR_CELLS, TR_DX, TR_OX, TR_RADIUS, TR_TMAX } = traverse;
 const { HUGE_LEVEL } = gridModule;
 const { castSphereBox } = castBox;
 const { castSphereSphere } = castBall;
@@ -59,6 +61,9 @@ export function passesFilter(physics: Physics, eid: number, f: number): boolean 
 
 /** The entry distance written by {@link slabEntry} (a returned double would be boxed). */
 const ENTRY = new Float64Array(1);
+/** The walk's cells in chunks (hashes before a table's mask) and their entry times (see traverse.ts). */
+const CELLS = new Int32Array(8);
+const ENTRIES = new Float64Array(8);
 /** Per query: 1 / direction per axis (Infinity-free: 0 where the component is 0), set by {@link sweep}. */
 const INV_D = new Float64Array(3);
 
@@ -180,10 +185,14 @@ function scanLevel(g: Grid, level: number): void {
   for (let k = g.levelStart[level]; k < end; k++) testItem(g, slots[k]);
 }
 
-/** Walks `level` of `g` along the segment (or scans it when that is cheaper). */
-function sweepLevel(g: Grid, level: number): void {
+/**
+ * Writes the walk's inputs for the grids `g` and `h` (the same grid, or two of one cell side): the
+ * query's radius shrunk by the smaller margin, padded against rounding. Returns whether the walk
+ * of `level` is cheaper than scanning its items in either grid.
+ */
+function beginWalk(g: Grid, h: Grid, level: number): boolean {
   const w = state.walk;
-  const r = QI[QI_RADIUS] - g.margin;
+  const r = QI[QI_RADIUS] - Math.min(g.margin, h.margin);
   const L = QI[QI_DIST];
   const scale = Math.max(Math.abs(QI[QI_O]), Math.abs(QI[QI_O + 1]), Math.abs(QI[QI_O + 2])) + L + QI[QI_RADIUS] + g.cellSize;
   for (let a = 0; a < 3; a++) {
@@ -192,19 +201,56 @@ function sweepLevel(g: Grid, level: number): void {
   }
   w[TR_TMAX] = L;
   w[TR_RADIUS] = (r > 0 ? r : 0) + 1e-10 * scale;
-  const items = g.levelStart[level + 1] - g.levelStart[level];
-  if (!traverseBegin(g, level, w) || !(w[TR_CELLS] <= 2 * items + 8)) {
+  const items = Math.min(g.levelStart[level + 1] - g.levelStart[level], h.levelStart[level + 1] - h.levelStart[level]);
+  return traverseBegin(g, level, w) && w[TR_CELLS] <= 2 * items + 8;
+}
+
+/** Walks `level` of `g` along the segment (or scans it when that is cheaper). */
+function sweepLevel(g: Grid, level: number): void {
+  if (!beginWalk(g, g, level)) {
     scanLevel(g, level);
     return;
   }
-  const start = g.cellStart;
-  const slots = g.cellItems;
+  const w = state.walk;
+  const start = g.cellStart, slots = g.cellItems, mask = g.tableMask;
   for (;;) {
-    const h = traverseNext(g, w);
-    if (h < 0) return;
-    if (!all && w[TR_ENTRY] > BEST[0]) return;
-    const end = start[h + 1];
-    for (let k = start[h]; k < end; k++) testItem(g, slots[k]);
+    const n = traverseCollect(w, CELLS, ENTRIES);
+    for (let c = 0; c < n; c++) {
+      if (!all && ENTRIES[c] > BEST[0]) return;
+      const h = CELLS[c] & mask;
+      const end = start[h + 1];
+      for (let k = start[h]; k < end; k++) testItem(g, slots[k]);
+    }
+    if (n < CELLS.length) return;
+  }
+}
+
+/**
+ * Walks `level` of the grids `g` and `h` (same cell side) together: one traversal (with the radius
+ * of the smaller margin, a superset of each grid's cells) whose cells are looked up in both, so a
+ * closest hit in either stops both. Falls back to a walk or scan of each when one would scan.
+ */
+function sweepLevelBoth(g: Grid, h: Grid, level: number): void {
+  if (!beginWalk(g, h, level)) {
+    sweepLevel(g, level);
+    sweepLevel(h, level);
+    return;
+  }
+  const w = state.walk;
+  const gStart = g.cellStart, gSlots = g.cellItems, gMask = g.tableMask;
+  const hStart = h.cellStart, hSlots = h.cellItems, hMask = h.tableMask;
+  for (;;) {
+    const n = traverseCollect(w, CELLS, ENTRIES);
+    for (let c = 0; c < n; c++) {
+      if (!all && ENTRIES[c] > BEST[0]) return;
+      let b = CELLS[c] & gMask;
+      let end = gStart[b + 1];
+      for (let k = gStart[b]; k < end; k++) testItem(g, gSlots[k]);
+      b = CELLS[c] & hMask;
+      end = hStart[b + 1];
+      for (let k = hStart[b]; k < end; k++) testItem(h, hSlots[k]);
+    }
+    if (n < CELLS.length) return;
   }
 }
 
@@ -216,6 +262,27 @@ function sweepGrid(g: Grid): void {
     levels &= levels - 1;
     if (level === HUGE_LEVEL) scanLevel(g, level);
     else sweepLevel(g, level);
+  }
+}
+
+/** Sweeps the grids `g` and `h`: levels both hold (same cell side) in one walk, the others alone. */
+function sweepGrids(g: Grid, h: Grid): void {
+  if (g.count === 0 || h.count === 0 || g.cellSize !== h.cellSize) {
+    sweepGrid(g);
+    sweepGrid(h);
+    return;
+  }
+  let levels = g.levelMask | h.levelMask;
+  while (levels !== 0) {
+    const bit = levels & -levels;
+    const level = 31 - Math.clz32(bit);
+    levels &= levels - 1;
+    const inG = (g.levelMask & bit) !== 0, inH = (h.levelMask & bit) !== 0;
+    if (level === HUGE_LEVEL) {
+      if (inG) scanLevel(g, level);
+      if (inH) scanLevel(h, level);
+    } else if (inG && inH) sweepLevelBoth(g, h, level);
+    else sweepLevel(inG ? g : h, level);
   }
 }
 
@@ -235,14 +302,7 @@ export function sweep(physics: Physics, every: boolean): QueryState {
   BEST[0] = Infinity;
   BEST_ENTITY[0] = 0;
   for (let a = 0; a < 3; a++) INV_D[a] = QI[QI_D + a] === 0 ? 0 : 1 / QI[QI_D + a];
-  // The grid with more items first: its closest hit then bounds the walk of the other.
-  const statics = internalsOf(physics).staticGrid;
-  if (s.withStatic || statics.count <= s.grid.count) {
-    sweepGrid(s.grid);
-    if (!s.withStatic) sweepGrid(statics);
-  } else {
-    sweepGrid(statics);
-    sweepGrid(s.grid);
-  }
+  if (s.withStatic) sweepGrid(s.grid);
+  else sweepGrids(s.grid, internalsOf(physics).staticGrid);
   return s;
 }
