@@ -111,6 +111,67 @@ export function traverseBegin(grid: Grid, level: number, s: Float64Array): boole
   return true;
 }
 
+/** Advances the block cursor; returns false when the block is exhausted. */
+function advanceCursor(s: Float64Array): boolean {
+  if (s[CUR + 2] < s[B1 + 2]) {
+    s[CUR + 2]++;
+    return true;
+  }
+  s[CUR + 2] = s[B0 + 2];
+  if (s[CUR + 1] < s[B1 + 1]) {
+    s[CUR + 1]++;
+    return true;
+  }
+  s[CUR + 1] = s[B0 + 1];
+  if (s[CUR] < s[B1]) {
+    s[CUR]++;
+    return true;
+  }
+  return false;
+}
+
+/**
+ * Processes events in time order until one brings new cells (a slab, loaded as the block), or the
+ * motion ends. Returns false when the traversal is over.
+ */
+function nextSlab(s: Float64Array): boolean {
+  const tMax = s[TR_TMAX];
+  for (;;) {
+    let a = 0;
+    let grow = true;
+    let t = s[GROW];
+    for (let k = 0; k < 3; k++) {
+      if (s[GROW + k] < t) {
+        t = s[GROW + k];
+        a = k;
+        grow = true;
+      }
+      if (s[SHRINK + k] < t) {
+        t = s[SHRINK + k];
+        a = k;
+        grow = false;
+      }
+    }
+    if (!(t <= tMax)) return false;
+    const d = s[TR_DX + a];
+    if (!grow) {
+      if (d > 0) s[LO + a]++;
+      else s[HI + a]--;
+      schedule(s, a);
+      continue;
+    }
+    const c = d > 0 ? ++s[HI + a] : --s[LO + a];
+    schedule(s, a);
+    for (let k = 0; k < 3; k++) {
+      s[B0 + k] = k === a ? c : s[LO + k];
+      s[B1 + k] = k === a ? c : s[HI + k];
+      s[CUR + k] = s[B0 + k];
+    }
+    s[TR_ENTRY] = t > 0 ? t : 0;
+    return true;
+  }
+}
+
 /**
  * The bucket of the next cell of the traversal started by {@link traverseBegin} (its items are
  * `grid.cellItems[grid.cellStart[h] .. grid.cellStart[h + 1]]`), or −1 when it is over. `s[TR_ENTRY]`
@@ -124,172 +185,19 @@ export function traverseNext(grid: Grid, s: Float64Array): number {
 /** Every bit of a cell hash that a table mask may keep (table sizes are powers of two below 2^31). */
 const FULL_MASK = 0x7fffffff;
 
-/** Scratch of {@link traverseNextCell}: a chunk of one cell. */
-const ONE_CELL = new Int32Array(1);
-const ONE_ENTRY = new Float64Array(1);
-
 /**
  * As {@link traverseNext}, but the cell's hash before a table's mask (>= 0; −1 when the traversal
  * is over): `h & grid.tableMask` is its bucket in any grid whose level has the side of the one
  * given to {@link traverseBegin}, so one walk serves several such grids.
  */
 export function traverseNextCell(s: Float64Array): number {
-  return traverseCollect(s, ONE_CELL, ONE_ENTRY) === 0 ? -1 : ONE_CELL[0];
-}
-
-/**
- * The next cells of the traversal started by {@link traverseBegin}, at most `cells.length` of them:
- * their hashes before a table's mask (as {@link traverseNextCell}) into `cells`, the times the moving
- * cube first meets them (non-decreasing) into `entries`. Returns how many (0: the traversal is
- * over); `s[TR_ENTRY]` is then the last one's time. The state is held in locals during the call
- * (one read and one write of the slots per chunk, not per cell).
- */
-export function traverseCollect(s: Float64Array, cells: Int32Array, entries: Float64Array): number {
-  let done = s[DONE];
-  if (done === 2) return 0;
-  const level = s[LEVEL], tMax = s[TR_TMAX], r = s[TR_RADIUS], side = s[SIDE];
-  const ox = s[TR_OX], oy = s[TR_OX + 1], oz = s[TR_OX + 2];
-  const dx = s[TR_DX], dy = s[TR_DX + 1], dz = s[TR_DX + 2];
-  const ix = s[INV_D], iy = s[INV_D + 1], iz = s[INV_D + 2];
-  let lx = s[LO], ly = s[LO + 1], lz = s[LO + 2], hx = s[HI], hy = s[HI + 1], hz = s[HI + 2];
-  let gx = s[GROW], gy = s[GROW + 1], gz = s[GROW + 2], kx = s[SHRINK], ky = s[SHRINK + 1], kz = s[SHRINK + 2];
-  let x0 = s[B0], y0 = s[B0 + 1], z0 = s[B0 + 2], x1 = s[B1], y1 = s[B1 + 1], z1 = s[B1 + 2];
-  let cx = s[CUR], cy = s[CUR + 1], cz = s[CUR + 2];
-  let entry = s[TR_ENTRY];
-  const n = cells.length;
-  let m = 0;
-  while (m < n) {
-    if (done === 1) {
-      // The block cursor (z fastest), then, once the block is exhausted, the events in time order
-      // until a grow brings a slab of new cells (ties: grow before shrink, x before y before z).
-      if (cz < z1) cz++;
-      else if (cy < y1) {
-        cz = z0;
-        cy++;
-      } else if (cx < x1) {
-        cz = z0;
-        cy = y0;
-        cx++;
-      } else {
-        let slab = false;
-        for (;;) {
-          let a = 0, grow = true, t = gx;
-          if (kx < t) {
-            t = kx;
-            grow = false;
-          }
-          if (gy < t) {
-            t = gy;
-            a = 1;
-            grow = true;
-          }
-          if (ky < t) {
-            t = ky;
-            a = 1;
-            grow = false;
-          }
-          if (gz < t) {
-            t = gz;
-            a = 2;
-            grow = true;
-          }
-          if (kz < t) {
-            t = kz;
-            a = 2;
-            grow = false;
-          }
-          if (!(t <= tMax)) break;
-          // Move the range's leading (grow) or trailing (shrink) end on axis a, then schedule its
-          // next events (as `schedule` does).
-          if (a === 0) {
-            if (grow) {
-              if (dx > 0) hx++;
-              else lx--;
-            } else if (dx > 0) lx++;
-            else hx--;
-            if (dx > 0) {
-              gx = ((hx + 1) * side - (ox + r)) * ix;
-              kx = ((lx + 1) * side - (ox - r)) * ix;
-            } else {
-              gx = (lx * side - (ox - r)) * ix;
-              kx = (hx * side - (ox + r)) * ix;
-            }
-          } else if (a === 1) {
-            if (grow) {
-              if (dy > 0) hy++;
-              else ly--;
-            } else if (dy > 0) ly++;
-            else hy--;
-            if (dy > 0) {
-              gy = ((hy + 1) * side - (oy + r)) * iy;
-              ky = ((ly + 1) * side - (oy - r)) * iy;
-            } else {
-              gy = (ly * side - (oy - r)) * iy;
-              ky = (hy * side - (oy + r)) * iy;
-            }
-          } else {
-            if (grow) {
-              if (dz > 0) hz++;
-              else lz--;
-            } else if (dz > 0) lz++;
-            else hz--;
-            if (dz > 0) {
-              gz = ((hz + 1) * side - (oz + r)) * iz;
-              kz = ((lz + 1) * side - (oz - r)) * iz;
-            } else {
-              gz = (lz * side - (oz - r)) * iz;
-              kz = (hz * side - (oz + r)) * iz;
-            }
-          }
-          if (!grow) continue;
-          // The new slab: the grown end on axis a, the current ranges on the others.
-          x0 = a === 0 ? (dx > 0 ? hx : lx) : lx;
-          x1 = a === 0 ? x0 : hx;
-          y0 = a === 1 ? (dy > 0 ? hy : ly) : ly;
-          y1 = a === 1 ? y0 : hy;
-          z0 = a === 2 ? (dz > 0 ? hz : lz) : lz;
-          z1 = a === 2 ? z0 : hz;
-          cx = x0;
-          cy = y0;
-          cz = z0;
-          entry = t > 0 ? t : 0;
-          slab = true;
-          break;
-        }
-        if (!slab) {
-          done = 2;
-          break;
-        }
-      }
+  if (s[DONE] === 2) return -1;
+  if (s[DONE] === 1 && !advanceCursor(s)) {
+    if (!nextSlab(s)) {
+      s[DONE] = 2;
+      return -1;
     }
-    done = 1;
-    cells[m] = hashCell(cx, cy, cz, level, FULL_MASK);
-    entries[m] = entry;
-    m++;
   }
-  s[DONE] = done;
-  s[TR_ENTRY] = entry;
-  if (done === 2) return m; // over: the rest of the state is never read again
-  s[LO] = lx;
-  s[LO + 1] = ly;
-  s[LO + 2] = lz;
-  s[HI] = hx;
-  s[HI + 1] = hy;
-  s[HI + 2] = hz;
-  s[GROW] = gx;
-  s[GROW + 1] = gy;
-  s[GROW + 2] = gz;
-  s[SHRINK] = kx;
-  s[SHRINK + 1] = ky;
-  s[SHRINK + 2] = kz;
-  s[B0] = x0;
-  s[B0 + 1] = y0;
-  s[B0 + 2] = z0;
-  s[B1] = x1;
-  s[B1 + 1] = y1;
-  s[B1 + 2] = z1;
-  s[CUR] = cx;
-  s[CUR + 1] = cy;
-  s[CUR + 2] = cz;
-  return m;
+  s[DONE] = 1;
+  return hashCell(s[CUR], s[CUR + 1], s[CUR + 2], s[LEVEL], FULL_MASK);
 }

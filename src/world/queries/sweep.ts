@@ -30,7 +30,7 @@ import type { QueryState } from './stateData.js';
 const { SPHERE, BOX, SENSOR } = BodyFlags;
 // Imported bindings copied once into module constants: a transpiler's module interop may read an
 // import through a getter on every use, which hot loops must not pay.
-const { traverseBegin, traverseCollect, TR_CELLS, TR_DX, TR_OX, TR_RADIUS, TR_TMAX } = traverse;
+const { traverseBegin, traverseNext, traverseNextCell, TR_CELLS, TR_DX, TR_ENTRY, TR_OX, TR_RADIUS, TR_TMAX } = traverse;
 const { HUGE_LEVEL } = gridModule;
 const { castSphereBox } = castBox;
 const { castSphereSphere } = castBall;
@@ -61,9 +61,6 @@ export function passesFilter(physics: Physics, eid: number, f: number): boolean 
 
 /** The entry distance written by {@link slabEntry} (a returned double would be boxed). */
 const ENTRY = new Float64Array(1);
-/** The walk's cells in chunks (hashes before a table's mask) and their entry times (see traverse.ts). */
-const CELLS = new Int32Array(8);
-const ENTRIES = new Float64Array(8);
 /** Per query: 1 / direction per axis (Infinity-free: 0 where the component is 0), set by {@link sweep}. */
 const INV_D = new Float64Array(3);
 
@@ -212,16 +209,14 @@ function sweepLevel(g: Grid, level: number): void {
     return;
   }
   const w = state.walk;
-  const start = g.cellStart, slots = g.cellItems, mask = g.tableMask;
+  const start = g.cellStart;
+  const slots = g.cellItems;
   for (;;) {
-    const n = traverseCollect(w, CELLS, ENTRIES);
-    for (let c = 0; c < n; c++) {
-      if (!all && ENTRIES[c] > BEST[0]) return;
-      const h = CELLS[c] & mask;
-      const end = start[h + 1];
-      for (let k = start[h]; k < end; k++) testItem(g, slots[k]);
-    }
-    if (n < CELLS.length) return;
+    const h = traverseNext(g, w);
+    if (h < 0) return;
+    if (!all && w[TR_ENTRY] > BEST[0]) return;
+    const end = start[h + 1];
+    for (let k = start[h]; k < end; k++) testItem(g, slots[k]);
   }
 }
 
@@ -240,17 +235,15 @@ function sweepLevelBoth(g: Grid, h: Grid, level: number): void {
   const gStart = g.cellStart, gSlots = g.cellItems, gMask = g.tableMask;
   const hStart = h.cellStart, hSlots = h.cellItems, hMask = h.tableMask;
   for (;;) {
-    const n = traverseCollect(w, CELLS, ENTRIES);
-    for (let c = 0; c < n; c++) {
-      if (!all && ENTRIES[c] > BEST[0]) return;
-      let b = CELLS[c] & gMask;
-      let end = gStart[b + 1];
-      for (let k = gStart[b]; k < end; k++) testItem(g, gSlots[k]);
-      b = CELLS[c] & hMask;
-      end = hStart[b + 1];
-      for (let k = hStart[b]; k < end; k++) testItem(h, hSlots[k]);
-    }
-    if (n < CELLS.length) return;
+    const c = traverseNextCell(w);
+    if (c < 0) return;
+    if (!all && w[TR_ENTRY] > BEST[0]) return;
+    let b = c & gMask;
+    let end = gStart[b + 1];
+    for (let k = gStart[b]; k < end; k++) testItem(g, gSlots[k]);
+    b = c & hMask;
+    end = hStart[b + 1];
+    for (let k = hStart[b]; k < end; k++) testItem(h, hSlots[k]);
   }
 }
 
