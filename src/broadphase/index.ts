@@ -21,4 +21,4 @@ export {
   gridInsert, gridInsertSlice, gridAdd, gridBuild,
 } from './grid.js';
 export { gridQueryBounds, gridQuerySlice, gridQuery, queryOutCreate } from './query.js';
-export { traverseCreate, traverseBegin, traverseNext, traverseNextCell, traverseCollect, TR_OX, TR_DX, TR_TMAX, TR_RADIUS, TR_ENTRY, TR_CELLS, TR_SLOTS } from './traverse.js';
+export { traverseCreate, traverseBegin, traverseNext, traverseNextCell, TR_OX, TR_DX, TR_TMAX, TR_RADIUS, TR_ENTRY, TR_CELLS, TR_SLOTS } from './traverse.js';

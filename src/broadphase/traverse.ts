@@ -17,9 +17,8 @@
  * allocation, no number passed between functions (a double argument would be boxed). Inputs go to
  * the slots `TR_OX..TR_OZ`, `TR_DX..TR_DZ`, `TR_TMAX`, `TR_RADIUS`; callers pad the radius against
  * rounding (the traversal is then a superset of the exact cells) and shrink it by the grid's margin.
- * Cells come one at a time (`traverseNext`: a grid's bucket; `traverseNextCell`: the hash before a
- * table's mask, for walking several grids of one cell side at once) or in chunks (`traverseCollect`,
- * which keeps the state in locals for the whole chunk: the casts' path).
+ * Cells come one at a time: `traverseNext` gives a grid's bucket, `traverseNextCell` the hash before
+ * a table's mask, for walking several grids of one cell side at once (the casts' path).
  * @module
  */
 import * as cells from './cells.js';
