@@ -24,14 +24,14 @@ import {
 } from '../broadphase/policy.js';
 import { gridQuerySlice, queryOutReserve } from '../broadphase/query.js';
 import { sliceBody, sliceBounds, sliceDepth, S_CX, S_HX, S_MX, S_SIDE } from '../broadphase/slices.js';
+import { sortUniqueIds } from '../broadphase/sortIds.js';
 import { bounds, BOUNDS_PAD, boxBounds, validateBody } from './bodies.js';
 import { emitBoxPairs, mergeBoxPairs, movingBoxSize } from './boxPairs.js';
 import { PhysicsInputError } from './errors.js';
+import { pairListPush } from './lists.js';
 import { checkStatic, rebuildStatic } from './staticBoxes.js';
-import { querySpheresInCellOrder } from './cellOrder.js';
-import { emitPairs } from './spherePairs.js';
 import { BodyFlags, type Physics } from './types.js';
-import { internalsOf, WORK_CANDIDATES, WORK_CELLS_VISITED, WORK_ITEMS_VISITED, WORK_QUERIES, WORK_SLICES, type PhysicsInternal } from './internal.js';
+import { internalsOf, WORK_CANDIDATES, WORK_CELLS_VISITED, WORK_ITEMS_VISITED, WORK_QUERIES, WORK_SLICES } from './internal.js';
 
 const { SPHERE, BOX, MOVING, RESPONSE } = BodyFlags;
 
@@ -215,6 +215,37 @@ function rebuildDynamic(physics: Physics, sphereSphere: boolean): void {
   }
 }
 
+/** Throws when this tick's candidate pairs would exceed the contact budget, at sphere `a`. */
+function budgetError(physics: Physics, a: number, candidates: number): never {
+  const internal = internalsOf(physics);
+  const budget = internal.contactBudget;
+  throw new PhysicsInputError({
+    eid: a,
+    field: 'options.contactBudget',
+    problem: `this tick has more than ${budget} candidate contact pairs (the contact budget): ${internal.pairs.count} listed ` +
+      `before entity ${a}, which adds up to ${candidates} more. Spread the bodies out, filter pairs (CollisionFilter), or raise contactBudget`,
+  });
+}
+
+/** Appends the pairs of sphere `a` with its candidates that pass the filters. */
+function emitPairs(physics: Physics, a: number): void {
+  const internal = internalsOf(physics);
+  const { flags, query, pairs } = internal;
+  const { group, mask } = physics.components.CollisionFilter;
+  const ids = query.ids;
+  const n = sortUniqueIds(ids, query.count);
+  const budget = internal.contactBudget;
+  const ga = group[a];
+  const ma = mask[a];
+  for (let k = 0; k < n; k++) {
+    const b = ids[k];
+    if (b === a || ((flags[b] & SPHERE) !== 0 && b < a)) continue;
+    if ((ga & mask[b]) === 0 || (group[b] & ma) === 0) continue;
+    if (pairs.count >= budget) budgetError(physics, a, n - k);
+    pairListPush(pairs, a, b);
+  }
+}
+
 /** Queries one sphere's or moving box's candidates, slice by slice of its motion, and emits its pairs. */
 function querySliced(physics: Physics, eid: number, f: number, hasDynamic: boolean): void {
   const internal = internalsOf(physics);
@@ -234,19 +265,6 @@ function querySliced(physics: Physics, eid: number, f: number, hasDynamic: boole
   if ((f & SPHERE) !== 0) emitPairs(physics, eid);
   else emitBoxPairs(physics, eid);
 }
-
-/**
- * Whether this tick's sphere queries go in cell order (`cellOrder.ts`): static boxes on level 0
- * only, no dynamic grid, and a world of at least `cellOrderMin` entity ids. Decided before
- * `querySpheres` runs at all (its set-up, run every tick without its loop, would box numbers).
- */
-function cellOrder(internal: PhysicsInternal): boolean {
-  const { staticGrid, dynamicGrid } = internal;
-  return dynamicGrid.count === 0 && staticGrid.levelMask === 1 && staticGrid.count > 0 && internal.maxEid >= internal.cellOrderMin;
-}
-
-/** A sliced sphere's queries of the static grid alone, for `cellOrder.ts`. */
-const querySlicedStatic = (physics: Physics, eid: number, f: number): void => querySliced(physics, eid, f, false);
 
 /**
  * Every sphere's queries. The common case (a motion no longer than a cell: one slice) is inline:
@@ -364,7 +382,7 @@ export function updateBroadphase(physics: Physics): void {
   if (internal.staticDirty) rebuildStatic(physics);
   rebuildDynamic(physics, (scan & SCAN_SPHERE_SPHERE) !== 0);
   gridBuild(dynamicGrid);
-  work[WORK_QUERIES] = cellOrder(internal) ? querySpheresInCellOrder(physics, querySlicedStatic) : querySpheres(physics);
+  work[WORK_QUERIES] = querySpheres(physics);
   queryMovingBoxes(physics);
   work[WORK_CANDIDATES] = internal.pairs.count;
   work[WORK_CELLS_VISITED] = staticGrid.work[WORK_CELLS] + dynamicGrid.work[WORK_CELLS];

@@ -17,7 +17,6 @@ import { registerSetHandlers } from './setHandlers.js';
 import { readVector, vectorField } from './readInput.js';
 import { BodyFlags, type Physics, type PhysicsOptions } from './types.js';
 import { checkLive, INTERNAL, internalsOf, WORK_SLOTS, type PhysicsState } from './internal.js';
-import { CELL_ORDER_MIN } from './cellOrder.js';
 
 const { SPHERE, BOX, MOVING, SENSOR, FILTER, RESPONSE } = BodyFlags;
 const GRAVITY = vectorField('options.gravity', ['options.gravity.x', 'options.gravity.y', 'options.gravity.z']);
@@ -183,7 +182,6 @@ export function createPhysics(world: World, options: PhysicsOptions = {}): Physi
       cellBucket: -1,
       marginBucket: -1,
       contactBudget: options.contactBudget ?? defaultContactBudget(),
-      cellOrderMin: CELL_ORDER_MIN,
       sliceCap: 0,
       movingBoxes: 0,
       staticGrid: gridCreate(options.cellSize ?? 1),

@@ -48,8 +48,6 @@ export interface PhysicsInternal {
   sliceCap: number;
   /** Most candidate pairs one tick may list (`PhysicsOptions.contactBudget`). */
   contactBudget: number;
-  /** Entity ids (`maxEid`) from which static-only sphere queries go in cell order (`cellOrder.ts`). */
-  cellOrderMin: number;
   staticGrid: Grid;
   /**
    * The inputs each static box was bucketed from, by static grid slot (`STATIC_INPUTS` per box:

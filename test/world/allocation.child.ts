@@ -14,11 +14,10 @@
 import { addComponent } from 'bitecs';
 import { ResponseMode, runBroadphase, runIntegrate, runNarrowphase, setVelocity } from '../../src/index.js';
 import { buildArena } from '../../src/scenes/buildArena.js';
-import { internalsOf } from '../../src/world/internal.js';
 import { createHeapWindow } from '../support/heapWindow.js';
 
 const config = JSON.parse(process.argv[2] ?? '{}') as {
-  spheres?: number; contactComponent?: boolean; sphereSphere?: boolean; movingBoxes?: boolean; response?: boolean; cellOrder?: boolean; ticks?: number; warmup?: number; windows?: number;
+  spheres?: number; contactComponent?: boolean; sphereSphere?: boolean; movingBoxes?: boolean; response?: boolean; ticks?: number; warmup?: number; windows?: number;
 };
 const heap = createHeapWindow();
 
@@ -28,8 +27,6 @@ const arena = buildArena({
   sphereSphere: config.sphereSphere ?? false,
   physics: { contactComponent: config.contactComponent ?? true },
 });
-// Sphere queries in cell order (src/world/cellOrder.ts), by default only in large worlds.
-if (config.cellOrder) internalsOf(arena.physics).cellOrderMin = 0;
 // Moving boxes take the per-tick path of dynamic bodies (validation, swept bounds, dynamic grid).
 if (config.movingBoxes) for (const b of arena.boxIds) setVelocity(arena.physics, b, [0.5, -0.25, 0.125]);
 // Every sphere dynamic (BOUNCE, restitution 1): the collision response runs inside the narrowphase.
