@@ -9,7 +9,9 @@
  * (this / baseline), and checks that both trees give the same answers. Then the first query after
  * a tick (`--first`, default 41 rounds; 0: skip): each round ticks both arenas (not timed), then times
  * one short ray on each (which rebuilds the queries' grid), their order swapped every round; prints
- * the medians in milliseconds (wall time: one call is too short for CPU time).
+ * the medians in milliseconds (wall time: one call is too short for CPU time). Then the same for the
+ * first query after a static change (each round `markStaticDirty` before the tick, so the step
+ * re-buckets the static boxes).
  *
  *   git archive <commit> | tar -x -C /tmp/base && ln -s "$PWD/node_modules" /tmp/base/node_modules
  *   npx tsx bench/compareQueries.ts --base /tmp/base [--sizes 10000,100000] [--seconds 6] [--kinds ray,sphere,overlap,long,outside] [--first 41]
@@ -26,6 +28,7 @@ interface Lib {
   castSphere(p: unknown, c: Vec, r: number, d: Vec, len: number, out: Hit): boolean;
   overlapSphere(p: unknown, c: Vec, r: number, out: { count: number; ids: Uint32Array }): number;
   createEntityList(n: number): { count: number; ids: Uint32Array };
+  markStaticDirty(p: unknown): void;
 }
 interface Arena { physics: unknown; spec: { size: number }; tick(): void }
 
@@ -42,7 +45,7 @@ const kinds = (value('--kinds') ?? 'ray,sphere,overlap,long').split(',');
 const firstRounds = Number(value('--first') ?? 41);
 const here = resolve(new URL('..', import.meta.url).pathname);
 
-interface Side { run: (kind: string, i: number) => number; tick: () => void }
+interface Side { run: (kind: string, i: number) => number; tick: () => void; staticTick: () => void }
 
 const N = 4096;
 /** This script's kind names, as bench/queries.ts names them (its seeds: 11 + the index there). */
@@ -60,7 +63,7 @@ function useQueries(kind: string, size: number): void {
 async function load(root: string, spheres: number): Promise<Side & { size: number }> {
   const lib = (await import(`${root}/src/index.ts`)) as unknown as Lib;
   const { buildArena } = (await import(`${root}/src/scenes/buildArena.ts`)) as { buildArena(o: object): Arena };
-  const { castRay, castSphere, overlapSphere, createEntityList } = lib;
+  const { castRay, castSphere, overlapSphere, createEntityList, markStaticDirty } = lib;
   const arena = buildArena({ spheres, seed: 1, physics: { contactComponent: false } });
   arena.tick();
   const physics = arena.physics;
@@ -78,7 +81,11 @@ async function load(root: string, spheres: number): Promise<Side & { size: numbe
     const found = kind === 'sphere' ? castSphere(physics, o, 0.5, d, qlen[i], hit) : castRay(physics, o, d, qlen[i], hit);
     return found ? hit.distance + hit.entity * 1e-3 + hit.normal.x + hit.point.y : -1;
   };
-  return { run, tick: () => arena.tick(), size: arena.spec.size };
+  const staticTick = (): void => {
+    markStaticDirty(physics);
+    arena.tick();
+  };
+  return { run, tick: () => arena.tick(), staticTick, size: arena.spec.size };
 }
 
 /** Queries per step of the measuring loop. */
@@ -94,26 +101,30 @@ function stepper(side: Side, kind: string): () => void {
   };
 }
 
-/** Milliseconds (wall) of the first short ray after a tick, the rebuild of the queries' grid included. */
-function firstQuery(side: Side): number {
-  side.tick();
+/**
+ * Milliseconds (wall) of the first short ray after a tick (after a static change with `afterStatic`),
+ * the rebuild of the queries' grids included.
+ */
+function firstQuery(side: Side, afterStatic: boolean): number {
+  if (afterStatic) side.staticTick();
+  else side.tick();
   const t0 = performance.now();
   sink += side.run('ray', 0);
   return performance.now() - t0;
 }
 
 /** The median cost of the first query after a tick, each side, alternating per round. */
-function firstQueries(b: Side & { size: number }, o: Side, rounds: number): { base: number; here: number } {
+function firstQueries(b: Side & { size: number }, o: Side, rounds: number, afterStatic: boolean): { base: number; here: number } {
   useQueries('ray', b.size);
   const tb: number[] = [], th: number[] = [];
   for (let r = 0; r < rounds + 3; r++) {
     let x: number, y: number;
     if (r % 2 === 0) {
-      x = firstQuery(b);
-      y = firstQuery(o);
+      x = firstQuery(b, afterStatic);
+      y = firstQuery(o, afterStatic);
     } else {
-      y = firstQuery(o);
-      x = firstQuery(b);
+      y = firstQuery(o, afterStatic);
+      x = firstQuery(b, afterStatic);
     }
     if (r < 3) continue; // warm-up rounds
     tb.push(x);
@@ -134,9 +145,10 @@ for (const size of sizes) {
     console.log(`${size} spheres, ${kind.padEnd(7)}: baseline ${us(r.base)} µs, this tree ${us(r.here)} µs (CPU), ` +
       `this / baseline ${r.ratio.toFixed(3)} (${r.rounds} rounds), answers differing ${differ} of ${N}`);
   }
-  if (firstRounds > 0) {
-    const f = firstQueries(b, o, firstRounds);
-    console.log(`${size} spheres, first query after a tick: baseline ${f.base.toFixed(3)} ms, this tree ${f.here.toFixed(3)} ms (wall, median of ${firstRounds}), ` +
+  for (const afterStatic of firstRounds > 0 ? [false, true] : []) {
+    const f = firstQueries(b, o, firstRounds, afterStatic);
+    const what = afterStatic ? 'a static change' : 'a tick';
+    console.log(`${size} spheres, first query after ${what}: baseline ${f.base.toFixed(3)} ms, this tree ${f.here.toFixed(3)} ms (wall, median of ${firstRounds}), ` +
       `this / baseline ${(f.here / f.base).toFixed(3)}`);
   }
 }

@@ -6,7 +6,8 @@ import { createWorld } from 'bitecs';
 import { describe, expect, it } from 'vitest';
 import {
   addBox, addSphere, castRay, castRayAll, castSphere, castSphereAll, createEntityList, createHitList, createPhysics, destroyPhysics,
-  markStaticDirty, overlapBox, overlapSphere, PhysicsInputError, removeBody, setPosition, step, type QueryHit,
+  markStaticDirty, overlapBox, overlapSphere, PhysicsInputError, removeBody, restoreSnapshot, saveSnapshot, setPosition, snapshotSize, step,
+  type QueryHit,
 } from '../../src/index.js';
 
 const newHit = (): QueryHit => ({ entity: 7, distance: 7, normal: { x: 7, y: 7, z: 7 }, point: { x: 7, y: 7, z: 7 } });
@@ -83,6 +84,32 @@ describe('world queries', () => {
     expect(overlapBox(physics, [2, 0, 0], [0.5, 0.5, 0.5], undefined, createEntityList())).toBe(1);
     removeBody(physics, b);
     expect(castRay(physics, [0, 0, 0], [1, 0, 0], 100, hit) && hit.entity).toBe(s);
+  });
+
+  it('casts see static boxes where the last re-bucketing put them: markStaticDirty, a direct write, a snapshot restore', () => {
+    const physics = createPhysics(createWorld());
+    const b = addBox(physics, { position: [20, 0, 0], halfExtents: [1, 1, 1] });
+    addSphere(physics, { position: [0, 50, 0], radius: 1 });
+    const hit = newHit();
+    const distance = (y: number): number => (castRay(physics, [0, y, 0], [1, 0, 0], 100, hit) && hit.entity === b ? hit.distance : -1);
+    step(physics);
+    expect(distance(0)).toBe(19);
+    const saved = new Uint8Array(snapshotSize(physics));
+    saveSnapshot(physics, saved);
+    physics.components.Position.x[b] = 10;
+    physics.components.Position.y[b] = 10;
+    markStaticDirty(physics);
+    step(physics);
+    expect([distance(10), distance(0)]).toEqual([9, -1]);
+    physics.components.Position.x[b] = 5; // noticed by the step without markStaticDirty
+    physics.components.Position.y[b] = -10;
+    step(physics);
+    expect([distance(-10), distance(10)]).toEqual([4, -1]);
+    restoreSnapshot(physics, saved);
+    expect([distance(0), distance(-10)]).toEqual([19, -1]);
+    step(physics);
+    expect([distance(0), distance(-10)]).toEqual([19, -1]);
+    expect(castSphere(physics, [0, 0, 0], 0.5, [1, 0, 0], 100, hit) && hit.distance).toBe(18.5);
   });
 
   it('lists grow by doubling; filters, sensors and the excluded entity', () => {
