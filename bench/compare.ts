@@ -13,19 +13,12 @@
  * (broadphase, narrowphase, integration, walls).
  */
 import { resolve } from 'node:path';
-import { argValue, sideBySide } from './sideBySide.js';
+import { readSideBySideArgs, sideBySide } from './sideBySide.js';
 
 interface Arena { physics: unknown; tick(): void }
 interface Side { step: () => void }
 
-const args = process.argv.slice(2);
-const value = (name: string): string | undefined => argValue(args, name);
-const base = value('--base');
-if (!base || args.includes('--help')) {
-  console.log('npx tsx bench/compare.ts --base <checkout> [--sizes 10000] [--mode broadphase|tick] [--continuous] [--seconds 12]');
-  process.exit(base ? 0 : 1);
-}
-const sizes = (value('--sizes') ?? '10000').split(',').map(Number);
+const { args, value, base, sizes } = readSideBySideArgs('npx tsx bench/compare.ts --base <checkout> [--sizes 10000] [--mode broadphase|tick] [--continuous] [--seconds 12]');
 const mode = value('--mode') ?? 'broadphase';
 const seconds = Number(value('--seconds') ?? 12);
 const continuous = args.includes('--continuous');

@@ -18,7 +18,7 @@
  */
 import { resolve } from 'node:path';
 import { median } from './common.js';
-import { argValue, sideBySide } from './sideBySide.js';
+import { readSideBySideArgs, sideBySide } from './sideBySide.js';
 import { makeQueries, type QueryKind } from './queries.js';
 
 interface Vec { x: number; y: number; z: number }
@@ -32,14 +32,7 @@ interface Lib {
 }
 interface Arena { physics: unknown; spec: { size: number }; tick(): void }
 
-const args = process.argv.slice(2);
-const value = (name: string): string | undefined => argValue(args, name);
-const base = value('--base');
-if (!base || args.includes('--help')) {
-  console.log('npx tsx bench/compareQueries.ts --base <checkout> [--sizes 10000] [--seconds 6] [--kinds ray,sphere,overlap,long,outside] [--first 41]');
-  process.exit(base ? 0 : 1);
-}
-const sizes = (value('--sizes') ?? '10000').split(',').map(Number);
+const { value, base, sizes } = readSideBySideArgs('npx tsx bench/compareQueries.ts --base <checkout> [--sizes 10000] [--seconds 6] [--kinds ray,sphere,overlap,long,outside] [--first 41]');
 const seconds = Number(value('--seconds') ?? 6);
 const kinds = (value('--kinds') ?? 'ray,sphere,overlap,long').split(',');
 const firstRounds = Number(value('--first') ?? 41);

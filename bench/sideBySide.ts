@@ -12,6 +12,29 @@ export function argValue(args: readonly string[], name: string): string | undefi
   return i >= 0 ? args[i + 1] : undefined;
 }
 
+/** A side-by-side script's command line: the baseline checkout, the sphere counts, other options. */
+export interface SideBySideArgs {
+  args: readonly string[];
+  /** The value after `--name`, or undefined. */
+  value: (name: string) => string | undefined;
+  /** The baseline checkout (`--base`). */
+  base: string;
+  /** Sphere counts (`--sizes`, default 10000). */
+  sizes: number[];
+}
+
+/** Reads `process.argv`; prints `usage` and exits without `--base` or with `--help`. */
+export function readSideBySideArgs(usage: string): SideBySideArgs {
+  const args = process.argv.slice(2);
+  const value = (name: string): string | undefined => argValue(args, name);
+  const base = value('--base');
+  if (!base || args.includes('--help')) {
+    console.log(usage);
+    process.exit(base ? 0 : 1);
+  }
+  return { args, value, base, sizes: (value('--sizes') ?? '10000').split(',').map(Number) };
+}
+
 /** CPU milliseconds per call of `step` over a batch of ~60 ms of wall time. */
 export function cpuBatch(step: () => void): number {
   const c0 = process.cpuUsage();

@@ -35,10 +35,10 @@ export const TR_ENTRY = 8;
 export const TR_CELLS = 33;
 /**
  * Internal slots: ranges lo (9..11), hi (12..14), next grow (15..17) and shrink (18..20) times,
- * block (21..29), the cell side (34) and 1 / direction per axis (35..37, 0 where it is 0), both
- * computed once per traversal.
+ * block (21..29), the level (31), the walk's progress (32), the cell side (34) and 1 / direction per
+ * axis (35..37, 0 where it is 0), both computed once per traversal. Slot 30 is unused.
  */
-const LO = 9, HI = 12, GROW = 15, SHRINK = 18, B0 = 21, B1 = 24, CUR = 27, INV = 30, LEVEL = 31, DONE = 32, SIDE = 34, INV_D = 35;
+const LO = 9, HI = 12, GROW = 15, SHRINK = 18, B0 = 21, B1 = 24, CUR = 27, LEVEL = 31, DONE = 32, SIDE = 34, INV_D = 35;
 /** Number of slots of a traversal state. */
 export const TR_SLOTS = 38;
 
@@ -79,7 +79,6 @@ function schedule(s: Float64Array, a: number): void {
  */
 export function traverseBegin(grid: Grid, level: number, s: Float64Array): boolean {
   const inv = grid.levelInv[level];
-  s[INV] = inv;
   s[SIDE] = 1 / inv;
   s[LEVEL] = level;
   s[DONE] = 0;
