@@ -24,6 +24,7 @@
  * - Work counters (`work`: buckets looked up, entries examined) count what queries did,
  *   deterministically.
  */
+import { growArray as grow } from '../math/grow.js';
 import { CELL_LIMIT, hashCell, WHOLE_TICK } from './cells.js';
 
 /** Most cells an item may cover on its level before it moves one level up. */
@@ -178,12 +179,6 @@ function itemCells(grid: Grid, i: number, level: number): number {
     cells *= c1 - c0 + 1;
   }
   return cells;
-}
-
-function grow<T extends Int32Array | Uint32Array | Uint8Array | Float64Array>(a: T, n: number): T {
-  const next = new (a.constructor as new (n: number) => T)(n);
-  next.set(a);
-  return next;
 }
 
 function growItems(grid: Grid): void {

@@ -8,6 +8,7 @@
  */
 
 import { queryOutCreate, type QueryOut } from '../../broadphase/query.js';
+import { growArray as grow } from '../../math/grow.js';
 
 /** Values of `ResponseState.state`. */
 export const DYNAMIC = 1, FROZEN = 2;
@@ -131,15 +132,6 @@ export function responseStateCreate(capacity: number): ResponseState {
   };
 }
 
-type Grown = Float64Array | Int32Array | Uint32Array | Uint16Array | Uint8Array;
-
-/** A copy of `a` with length `n` (n > a.length), new slots filled with `fill`. */
-export function grow<T extends Grown>(a: T, n: number, fill = 0): T {
-  const next = new (a.constructor as { new (n: number): T })(n);
-  next.set(a);
-  if (fill !== 0) next.fill(fill, a.length);
-  return next;
-}
 
 /** Makes the per-body arrays fit entity ids up to `maxEid` (when bodies were added). */
 export function responseReserveBodies(s: ResponseState, maxEid: number): void {
