@@ -18,7 +18,8 @@
  * the slots `TR_OX..TR_OZ`, `TR_DX..TR_DZ`, `TR_TMAX`, `TR_RADIUS`; callers pad the radius against
  * rounding (the traversal is then a superset of the exact cells) and shrink it by the grid's margin.
  * Cells come one at a time: `traverseNext` gives a grid's bucket, `traverseNextCell` the hash before
- * a table's mask, for walking several grids of one cell side at once (the casts' path).
+ * a table's mask, for walking several grids of one cell side at once, and `traverseStep` (after
+ * `traverseStart`, for a dense table of any cell side) the cell's coordinates.
  * @module
  */
 import * as cells from './cells.js';
@@ -31,16 +32,26 @@ const { CELL_LIMIT, hashCell } = cells;
 export const TR_OX = 0, TR_DX = 3, TR_TMAX = 6, TR_RADIUS = 7;
 /** Output slot: the time the moving cube first meets the cell of the bucket last returned. */
 export const TR_ENTRY = 8;
+/** Output slots: the coordinates of the cell last returned (x, y, z at 27, 28, 29). */
+export const TR_CX = 27;
+/** Input slot of {@link traverseStart}: 1 / the cell side (set by {@link traverseBegin} from the grid's level). */
+export const TR_INV = 30;
 /** Output slot of {@link traverseBegin}: how many cells the walk visits at most. */
 export const TR_CELLS = 33;
 /**
- * Internal slots: ranges lo (9..11), hi (12..14), next grow (15..17) and shrink (18..20) times,
- * block (21..29), the level (31), the walk's progress (32), the cell side (34) and 1 / direction per
- * axis (35..37, 0 where it is 0), both computed once per traversal. Slot 30 is unused.
+ * Input slot of {@link traverseStart}: a time added to every `TR_ENTRY` (the time of the origin on
+ * a longer motion, for a walk that starts part-way; {@link traverseBegin} sets 0).
  */
-const LO = 9, HI = 12, GROW = 15, SHRINK = 18, B0 = 21, B1 = 24, CUR = 27, LEVEL = 31, DONE = 32, SIDE = 34, INV_D = 35;
+export const TR_T0 = 38;
+/**
+ * Internal slots: ranges lo (9..11), hi (12..14), next grow (15..17) and shrink (18..20) times,
+ * block (21..29, its cursor 27..29 is the cell returned), the level (31), the walk's progress (32),
+ * the cell side (34) and 1 / direction per axis (35..37, 0 where it is 0), both computed once per
+ * traversal.
+ */
+const LO = 9, HI = 12, GROW = 15, SHRINK = 18, B0 = 21, B1 = 24, CUR = TR_CX, LEVEL = 31, DONE = 32, SIDE = 34, INV_D = 35;
 /** Number of slots of a traversal state. */
-export const TR_SLOTS = 38;
+export const TR_SLOTS = 39;
 
 /** Creates a traversal state (see the module notes for the slots). */
 export function traverseCreate(): Float64Array {
@@ -78,9 +89,20 @@ function schedule(s: Float64Array, a: number): void {
  * ±CELL_LIMIT): then scan the level.
  */
 export function traverseBegin(grid: Grid, level: number, s: Float64Array): boolean {
-  const inv = grid.levelInv[level];
-  s[SIDE] = 1 / inv;
+  s[TR_INV] = grid.levelInv[level];
   s[LEVEL] = level;
+  s[TR_T0] = 0;
+  return traverseStart(s);
+}
+
+/**
+ * Starts a traversal of cells of side 1 / `s[TR_INV]` (cell (0, 0, 0) at the origin of the frame
+ * the inputs are in) with entry times offset by `s[TR_T0]`; walk it with {@link traverseStep}. As
+ * {@link traverseBegin} otherwise (which is this for a grid's level, with hashed cells).
+ */
+export function traverseStart(s: Float64Array): boolean {
+  const inv = s[TR_INV];
+  s[SIDE] = 1 / inv;
   s[DONE] = 0;
   const r = s[TR_RADIUS];
   const tMax = s[TR_TMAX];
@@ -102,7 +124,7 @@ export function traverseBegin(grid: Grid, level: number, s: Float64Array): boole
     walk += d < 0 ? lo - far : far - hi;
   }
   for (let a = 0; a < 3; a++) schedule(s, a);
-  s[TR_ENTRY] = 0;
+  s[TR_ENTRY] = s[TR_T0];
   // Each step brings a slab no larger than the widest face of the starting block plus the motion.
   const w = Math.max(s[HI] - s[LO], s[HI + 1] - s[LO + 1], s[HI + 2] - s[LO + 2]) + 2;
   s[TR_CELLS] = first + walk * w * w;
@@ -165,7 +187,7 @@ function nextSlab(s: Float64Array): boolean {
       s[B1 + k] = k === a ? c : s[HI + k];
       s[CUR + k] = s[B0 + k];
     }
-    s[TR_ENTRY] = t > 0 ? t : 0;
+    s[TR_ENTRY] = s[TR_T0] + (t > 0 ? t : 0);
     return true;
   }
 }
@@ -184,18 +206,26 @@ export function traverseNext(grid: Grid, s: Float64Array): number {
 const FULL_MASK = 0x7fffffff;
 
 /**
+ * Moves to the next cell of the traversal (its coordinates at `s[TR_CX .. TR_CX + 2]`, the time
+ * the moving cube first meets it at `s[TR_ENTRY]`); false when it is over.
+ */
+export function traverseStep(s: Float64Array): boolean {
+  if (s[DONE] === 2) return false;
+  if (s[DONE] === 1 && !advanceCursor(s)) {
+    if (!nextSlab(s)) {
+      s[DONE] = 2;
+      return false;
+    }
+  }
+  s[DONE] = 1;
+  return true;
+}
+
+/**
  * As {@link traverseNext}, but the cell's hash before a table's mask (>= 0; −1 when the traversal
  * is over): `h & grid.tableMask` is its bucket in any grid whose level has the side of the one
  * given to {@link traverseBegin}, so one walk serves several such grids.
  */
 export function traverseNextCell(s: Float64Array): number {
-  if (s[DONE] === 2) return -1;
-  if (s[DONE] === 1 && !advanceCursor(s)) {
-    if (!nextSlab(s)) {
-      s[DONE] = 2;
-      return -1;
-    }
-  }
-  s[DONE] = 1;
-  return hashCell(s[CUR], s[CUR + 1], s[CUR + 2], s[LEVEL], FULL_MASK);
+  return traverseStep(s) ? hashCell(s[CUR], s[CUR + 1], s[CUR + 2], s[LEVEL], FULL_MASK) : -1;
 }

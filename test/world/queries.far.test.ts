@@ -6,13 +6,13 @@
 import { createWorld } from 'bitecs';
 import { describe, expect, it } from 'vitest';
 import {
-  addBox, addSphere, castRay, castRayAll, castSphere, castSphereBox, castSphereSphere, createEntityList, createHitList,
+  addBox, addSphere, castRay, castRayAll, castSphere, createEntityList, createHitList,
   createPhysics, overlapSphere, overlapSphereBox, overlapSphereSphere, step, type Physics, type QueryHit,
 } from '../../src/index.js';
 import { createRng } from '../../src/scenes/prng.js';
+import { bruteCast, near, unit, type BruteBody, type P3 } from '../support/bruteQueries.js';
 
-type P3 = [number, number, number];
-interface Body { eid: number; sphere: boolean; c: P3; r: number; h: P3 }
+interface Body extends BruteBody { c: P3 }
 
 /** A cluster of small spheres and static boxes around `at`, stepped once (the static grid built). */
 function cluster(at: P3, seed: number): { physics: Physics; bodies: Body[] } {
@@ -34,33 +34,6 @@ function cluster(at: P3, seed: number): { physics: Physics; bodies: Body[] } {
 }
 
 const P = (p: P3) => ({ x: p[0], y: p[1], z: p[2] });
-
-/** Every body the sphere of `radius` swept from `o` along the unit `d` over `L` hits: [entity, distance], sorted. */
-function bruteCast(physics: Physics, bodies: Body[], o: P3, d: P3, L: number, radius: number): Array<[number, number]> {
-  const pos = physics.components.Position;
-  const probe = { center: P(o), radius };
-  const motion = { x: d[0] * L, y: d[1] * L, z: d[2] * L };
-  const out = { toi: 0, normal: { x: 0, y: 0, z: 0 }, point: { x: 0, y: 0, z: 0 } };
-  const hits: Array<[number, number]> = [];
-  for (const b of bodies) {
-    const c = { x: pos.x[b.eid], y: pos.y[b.eid], z: pos.z[b.eid] };
-    const hit = b.sphere
-      ? castSphereSphere(probe, motion, { center: c, radius: b.r }, out)
-      : castSphereBox(probe, motion, { center: c, halfExtents: P(b.h), rotation: { x: 0, y: 0, z: 0, w: 1 } }, out);
-    if (hit) hits.push([b.eid, out.toi * L]);
-  }
-  return hits.sort((a, b) => a[1] - b[1] || a[0] - b[0]);
-}
-
-/** Distances agree but for the last bits (the queries normalise the direction their own way). */
-function near(a: number, b: number, L: number): void {
-  expect(Math.abs(a - b)).toBeLessThanOrEqual(1e-12 * L);
-}
-
-function unit(v: P3): P3 {
-  const l = Math.hypot(...v);
-  return [v[0] / l, v[1] / l, v[2] / l];
-}
 
 /** Checks castRayAll, castRay and castSphere against the brute force for random rays through the cluster from `far` away. */
 function checkCasts(at: P3, far: number, seed: number): void {

@@ -3,7 +3,8 @@
  * test/oracle/ray.ts: 200 random scenes × 100 random queries = 20,000 queries per function (axis-aligned,
  * rotated and flat boxes, spheres of radius 0, bodies larger than a cell, origins inside bodies,
  * grazing rays and rays along faces, origins on cell boundaries, filters, sensors, an excluded
- * entity, bodies moved since the last step, empty worlds).
+ * entity, bodies moved since the last step, empty worlds), on the queries' dense grid; then half as
+ * many scenes on the hashed grids (src/world/queries/state.ts).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -11,6 +12,7 @@ import {
   castRay, castRayAll, castSphere, castSphereAll, createEntityList, createHitList, overlapBox, overlapSphere,
   type EntityList, type HitList, type Physics, type QueryHit,
 } from '../../src/index.js';
+import { setDenseQueries } from '../../src/world/queries/state.js';
 import { polyOf, signedDistance } from '../oracle/boxBox.js';
 import { admits, castBounds, pointBodyDistance, pointBoxDistance, type OracleBody, type P3 } from '../oracle/ray.js';
 import { aimQuery, buildScene, oracleBodies, queryArb, sceneArb, type QuerySpec } from '../oracle/rayScene.js';
@@ -112,30 +114,40 @@ function checkOverlap(q: QuerySpec, bodies: OracleBody[], list: ReturnType<typeo
   }
 }
 
+/** Runs `runs` scenes × QUERIES queries of every function; `hashed`: on the hashed grids instead of the dense grid. */
+function runOracle(runs: number, seed: number, hashed: boolean): void {
+  const hit: QueryHit = { entity: 0, distance: 0, normal: { x: 0, y: 0, z: 0 }, point: { x: 0, y: 0, z: 0 } };
+  const hits = createHitList(2);
+  const ents = createEntityList(2);
+  let counted = 0;
+  fc.assert(
+    fc.property(sceneArb, fc.array(queryArb(30), { minLength: QUERIES, maxLength: QUERIES }), (scene, queries) => {
+      const physics = buildScene(scene);
+      if (hashed) setDenseQueries(physics, false);
+      const bodies = oracleBodies(physics, scene.bodies.length + 1);
+      for (const { spec, aim, mode } of queries) {
+        const q = aimQuery(spec, bodies, aim, mode);
+        const f = q.filter;
+        try {
+          checkQuery(physics, q, bodies, f, hit, hits, ents);
+        } catch (e) {
+          throw new Error(`${(e as Error).message}\nquery ${JSON.stringify(q)}\nbodies ${JSON.stringify(bodies)}`);
+        }
+        counted++;
+      }
+    }),
+    { seed, numRuns: runs, endOnFailure: true },
+  );
+  expect(counted).toBeGreaterThanOrEqual(runs * QUERIES);
+}
+
 describe('world queries against the brute-force oracle', () => {
   it(`${RUNS} scenes × ${QUERIES} queries for each of castRay, castSphere, castRayAll, castSphereAll, overlapSphere, overlapBox`, () => {
-    const hit: QueryHit = { entity: 0, distance: 0, normal: { x: 0, y: 0, z: 0 }, point: { x: 0, y: 0, z: 0 } };
-    const hits = createHitList(2);
-    const ents = createEntityList(2);
-    let counted = 0;
-    fc.assert(
-      fc.property(sceneArb, fc.array(queryArb(30), { minLength: QUERIES, maxLength: QUERIES }), (scene, queries) => {
-        const physics = buildScene(scene);
-        const bodies = oracleBodies(physics, scene.bodies.length + 1);
-        for (const { spec, aim, mode } of queries) {
-          const q = aimQuery(spec, bodies, aim, mode);
-          const f = q.filter;
-          try {
-            checkQuery(physics, q, bodies, f, hit, hits, ents);
-          } catch (e) {
-            throw new Error(`${(e as Error).message}\nquery ${JSON.stringify(q)}\nbodies ${JSON.stringify(bodies)}`);
-          }
-          counted++;
-        }
-      }),
-      { seed: 12, numRuns: RUNS, endOnFailure: true },
-    );
-    expect(counted).toBeGreaterThanOrEqual(RUNS * QUERIES);
+    runOracle(RUNS, 12, false);
+  }, 300_000);
+
+  it(`the same on the hashed grids: ${Math.ceil(RUNS / 2)} scenes × ${QUERIES} queries each`, () => {
+    runOracle(Math.ceil(RUNS / 2), 13, true);
   }, 300_000);
 });
 

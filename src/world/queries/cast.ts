@@ -21,11 +21,13 @@ import * as input from './input.js';
 import * as lists from './lists.js';
 import type { HitList, QueryFilter, QueryHit } from './lists.js';
 import type { HitScratch } from './stateData.js';
+import * as candidate from './candidate.js';
 import * as sweepModule from './sweep.js';
 
 // Imported bindings copied once into module constants (a module interop may read an import through
 // a getter on every use, which each query would pay).
-const { BEST, BEST_ENTITY, sweep } = sweepModule;
+const { BEST, BEST_ENTITY } = candidate;
+const { sweep } = sweepModule;
 const { readDirection, readDistance, readFilter, readOut, readPhysics, readQueryRadius, readStart, QI, QI_RADIUS } = input;
 const { hitListReserve } = lists;
 const { heapSort } = heapSortModule;

@@ -1,14 +1,15 @@
 /**
  * Overlap queries against a physics world: `overlapSphere` and `overlapBox` list every body that
  * touches or overlaps the query shape (closed solids), sorted by entity id. World frame, length
- * units. Candidates come from the grids (the step's static grid unless stale, and the queries' grid
- * of current poses, see state.ts) by the query shape's bounds; each passes the filter, then the
- * exact test of the geometry API (`overlapSphereSphere`, `overlapSphereBox`, `overlapBoxSphere`,
- * `overlapBoxBox`). Every body is seen where its data is now (after direct writes, call
+ * units. Candidates come from the queries' grids (see state.ts: the dense grid of every body, or the
+ * step's static grid unless stale and the hashed grid of current poses) by the query shape's
+ * bounds; each passes the filter, then the exact test of the geometry API (`overlapSphereSphere`,
+ * `overlapSphereBox`, `overlapBoxSphere`, `overlapBoxBox`). Every body is seen where its data is now (after direct writes, call
  * `markStaticDirty`). Bad input throws `PhysicsInputError` naming the argument; `out` is written
  * only on success. No allocation unless a list grows.
  * @module
  */
+import * as denseModule from '../../broadphase/dense.js';
 import * as query from '../../broadphase/query.js';
 import * as sortIds from '../../broadphase/sortIds.js';
 import * as boxBox from '../../geometry/overlapBoxBox.js';
@@ -24,10 +25,11 @@ import * as lists from './lists.js';
 import type { EntityList, QueryFilter } from './lists.js';
 import * as stateModule from './state.js';
 import type { QueryState } from './stateData.js';
-import * as sweepModule from './sweep.js';
+import * as candidate from './candidate.js';
 
 const { SPHERE } = BodyFlags;
 // Imported bindings copied once (a module interop may read an import through a getter per use).
+const { denseQueryBounds } = denseModule;
 const { gridQueryBounds } = query;
 const { sortUniqueIds } = sortIds;
 const { overlapBoxBox } = boxBox;
@@ -38,7 +40,7 @@ const { BOUNDS_PAD, loadBox } = bodies;
 const { internalsOf } = internals;
 const { entityListReserve } = lists;
 const { queryState } = stateModule;
-const { passesFilter } = sweepModule;
+const { passesFilter } = candidate;
 const { readFilter, readHalfExtents, readOut, readPhysics, readQueryRadius, readQueryRotation, readStart, QI, QI_H, QI_O, QI_Q, QI_RADIUS } = input;
 
 /** The query shape's bounds (minX, minY, minZ, maxX, maxY, maxZ), padded against rounding. */
@@ -61,8 +63,11 @@ function queryBounds(): void {
 function candidates(physics: Physics, s: QueryState): number {
   const out = s.candidates;
   out.count = 0;
-  if (!s.withStatic) gridQueryBounds(internalsOf(physics).staticGrid, out, QB, 0);
-  gridQueryBounds(s.grid, out, QB, 0);
+  if (s.useDense) denseQueryBounds(s.dense, out, QB);
+  else {
+    if (!s.withStatic) gridQueryBounds(internalsOf(physics).staticGrid, out, QB, 0);
+    gridQueryBounds(s.grid, out, QB, 0);
+  }
   return sortUniqueIds(out.ids, out.count);
 }
 

@@ -1,13 +1,20 @@
 /**
- * The world queries' own structure: a grid of the bodies the step's static grid does not hold at
- * their current pose (every sphere and moving box; every body while the static grid is stale), built
- * lazily on the first query after something that can change it — a tick (`physics.tick` changed), a
- * helper edit, a body or component added or removed, `markStaticDirty`, a snapshot restored (all
- * of which set `internal.queryDirty`) — and never per query. Queries read the step's static grid but
- * never write any simulation state: stepping after queries gives bit-identical results.
- * World frame, length units.
+ * The world queries' own structure, built lazily on the first query after something that can
+ * change it — a tick (`physics.tick` changed), a helper edit, a body or component added or removed,
+ * `markStaticDirty`, a snapshot restored (all of which set `internal.queryDirty`) — and never per
+ * query. Queries read the step's static grid but never write any simulation state: stepping after
+ * queries gives bit-identical results. World frame, length units.
+ *
+ * - First choice: a dense grid (src/broadphase/dense.ts) of every body at its current pose, cells
+ *   of the step's cell side (before the first step: about one body per cell), grown when the world
+ *   is sparse. It is used when usable: finite bounds, few bodies much larger than a cell, no crowded
+ *   cell.
+ * - Otherwise: a hashed grid of the bodies the step's static grid does not hold at their current
+ *   pose (every sphere and moving box; every body while the static grid is stale), walked together
+ *   with the step's static grid.
  * @module
  */
+import * as denseModule from '../../broadphase/dense.js';
 import { gridBuild, gridClear, gridInsert, gridSetCellSize } from '../../broadphase/grid.js';
 import { bounds, boxBounds, sphereBounds } from '../bodies.js';
 import * as internals from '../internal.js';
@@ -16,11 +23,28 @@ import { BodyFlags, type Physics } from '../types.js';
 import { createQueryState, type QueryState } from './stateData.js';
 
 const { SPHERE, BOX, MOVING } = BodyFlags;
-// Imported binding copied once (a module interop may read an import through a getter per use).
+// Imported bindings copied once (a module interop may read an import through a getter per use).
 const { internalsOf } = internals;
+const { denseBuild, denseClear, denseInsert, DG_SIDE } = denseModule;
 
-/** Rebuilds the query grid from every body at its current pose (static boxes only when `withStatic`). */
-function rebuild(physics: Physics, internal: PhysicsInternal, s: QueryState): void {
+/** Builds the dense grid of every body at its current pose; returns whether it is usable. */
+function buildDense(physics: Physics, internal: PhysicsInternal, s: QueryState): boolean {
+  const { flags, maxEid } = internal;
+  const g = s.dense;
+  denseClear(g);
+  for (let eid = 1; eid <= maxEid; eid++) {
+    const f = flags[eid];
+    if ((f & SPHERE) !== 0) sphereBounds(physics, eid, f, false);
+    else if ((f & BOX) !== 0) boxBounds(physics, eid, f, false);
+    else continue;
+    denseInsert(g, eid, bounds, 0);
+  }
+  g.frame[DG_SIDE] = internal.cellSize > 0 ? internal.cellSize : 0;
+  return denseBuild(g);
+}
+
+/** Rebuilds the hashed query grid from every body at its current pose (static boxes only when `withStatic`). */
+function buildHashed(physics: Physics, internal: PhysicsInternal, s: QueryState): void {
   const { flags, maxEid } = internal;
   const g = s.grid;
   const withStatic = internal.staticDirty;
@@ -34,13 +58,20 @@ function rebuild(physics: Physics, internal: PhysicsInternal, s: QueryState): vo
     gridInsert(g, eid, bounds, 0);
   }
   gridBuild(g);
+  s.withStatic = withStatic;
+}
+
+/** Rebuilds the queries' structure (see the module notes). */
+function rebuild(physics: Physics, internal: PhysicsInternal, s: QueryState): void {
+  const maxEid = internal.maxEid;
+  s.useDense = s.denseAllowed && buildDense(physics, internal, s);
+  if (!s.useDense) buildHashed(physics, internal, s);
   if (s.stamp.length <= maxEid) {
     let n = s.stamp.length;
     while (n <= maxEid) n *= 2;
     s.stamp = new Uint32Array(n);
     s.stampValue = 0;
   }
-  s.withStatic = withStatic;
   s.built = true;
   s.builtTick = physics.tick;
   internal.queryDirty = false;
@@ -65,4 +96,14 @@ export function nextStamp(s: QueryState): number {
     s.stampValue = 0;
   }
   return ++s.stampValue;
+}
+
+/**
+ * Whether the queries of `physics` may use the dense grid (default true); false makes them use the
+ * hashed grids (tests compare both). Takes effect at the next query.
+ */
+export function setDenseQueries(physics: Physics, allowed: boolean): void {
+  const s = queryState(physics);
+  s.denseAllowed = allowed;
+  internalsOf(physics).queryDirty = true;
 }

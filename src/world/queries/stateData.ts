@@ -1,10 +1,12 @@
 /**
- * The data of the world queries' per-instance state (see state.ts for when it is built): a grid of
- * bodies at their current pose, per-entity stamps, traversal and scratch shapes. Kept apart from
+ * The data of the world queries' per-instance state (see state.ts for when it is built): a dense
+ * grid of every body at its current pose, or (when that grid would serve poorly) a hashed grid of
+ * the bodies the step's static grid does not hold, per-entity stamps, traversal and scratch shapes. Kept apart from
  * state.ts so that the internal state of src/world can hold it without importing the queries.
  * World frame, length units.
  * @module
  */
+import { denseCreate, type DenseGrid } from '../../broadphase/dense.js';
 import { gridCreate, type Grid } from '../../broadphase/grid.js';
 import { queryOutCreate, type QueryOut } from '../../broadphase/query.js';
 import { traverseCreate } from '../../broadphase/traverse.js';
@@ -21,7 +23,13 @@ export interface HitScratch {
 
 /** The per-instance state of the world queries (internal). */
 export interface QueryState {
-  /** Bodies at their current pose that the step's static grid does not cover (see the module notes). */
+  /** Every body at its current pose (used when `useDense`). */
+  dense: DenseGrid;
+  /** Whether the queries walk `dense` (it was usable at the last build) rather than `grid` and the step's static grid. */
+  useDense: boolean;
+  /** Whether builds may use `dense` (true; tests turn it off to exercise the hashed grids). */
+  denseAllowed: boolean;
+  /** Bodies at their current pose that the step's static grid does not cover (used unless `useDense`). */
   grid: Grid;
   /** Whether `grid` holds the static boxes too (the step's static grid was stale when it was built). */
   withStatic: boolean;
@@ -48,6 +56,9 @@ export interface QueryState {
 /** A fresh query state (grids and scratch grown on demand). */
 export function createQueryState(): QueryState {
   return {
+    dense: denseCreate(),
+    useDense: false,
+    denseAllowed: true,
     grid: gridCreate(1),
     withStatic: false,
     built: false,
