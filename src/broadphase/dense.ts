@@ -15,8 +15,10 @@
  *   meet it. An item covering more than `DENSE_ITEM_CELLS` cells is entered once, in a run after the
  *   last cell (`bigStart`, which every query scans). Buffers grow by doubling, outside the per-item
  *   loops.
- * - `denseBuild` returns false, leaving the grid unusable, when it would serve queries poorly (more
- *   than `DENSE_BIG` big items, a cell with more than `DENSE_CROWD` entries, non-finite bounds):
+ * - `denseBuild` returns false, leaving the grid unusable (no cells), when it would serve queries
+ *   poorly: more than `DENSE_BIG` big items, a cell with more than `DENSE_CROWD` entries, non-finite
+ *   bounds, or no finite cell side giving a small enough table in 8 rounds (bounds so far apart
+ *   that the cell count overflows):
  *   use the hashed grid, whose levels and hashing adapt to any spread of sizes and places.
  * - Walks: `denseRange` (the cells meeting bounds), `denseRayBegin` / `denseRayNext` (the cells a
  *   ray crosses, in order: a 3D-DDA, Amanatides & Woo, "A Fast Voxel Traversal Algorithm", 1987,
@@ -131,8 +133,8 @@ function unionBounds(g: DenseGrid): boolean {
 
 /**
  * Chooses the table: padding, minimum corner, cell side (the wanted one, grown until the table has
- * at most 4 · items + 64 cells) and cell counts; the maximum corner becomes the table's.
- * False when no side gives a table that small.
+ * at most 4 · items + 64 cells, in at most 8 rounds) and cell counts; the maximum corner becomes
+ * the table's. False when that fails (no finite side found in 8 rounds).
  */
 function chooseTable(g: DenseGrid): boolean {
   const f = g.frame;
@@ -140,14 +142,18 @@ function chooseTable(g: DenseGrid): boolean {
   for (let a = 0; a < 3; a++) scale = Math.max(scale, Math.abs(f[DG_X0 + a]), Math.abs(f[DG_X1 + a]));
   const pad = 1e-10 * (scale + 1e-300);
   f[DG_PAD] = pad;
-  const ex = f[DG_X1] - f[DG_X0] + 2 * pad, ey = f[DG_X1 + 1] - f[DG_X0 + 1] + 2 * pad, ez = f[DG_X1 + 2] - f[DG_X0 + 2] + 2 * pad;
+  const ex = f[DG_X1] - f[DG_X0] + 2 * pad;
+  const ey = f[DG_X1 + 1] - f[DG_X0 + 1] + 2 * pad;
+  const ez = f[DG_X1 + 2] - f[DG_X0 + 2] + 2 * pad;
+  const e = Math.max(ex, ey, ez);
   for (let a = 0; a < 3; a++) f[DG_X0 + a] -= pad;
   let side = f[DG_SIDE];
-  if (!(side > 0 && side < Infinity)) side = Math.max(Math.cbrt((ex * ey * ez) / g.count), Math.max(ex, ey, ez) / g.count);
+  if (!(side > 0 && side < Infinity)) side = Math.max(Math.cbrt((ex * ey * ez) / g.count), e / g.count);
   const limit = 4 * g.count + 64;
   for (let round = 0; round < 8; round++) {
     const nx = Math.floor(ex / side) + 1, ny = Math.floor(ey / side) + 1, nz = Math.floor(ez / side) + 1;
     const cells = nx * ny * nz;
+    if (!(side < Infinity)) return false;
     if (cells <= limit) {
       g.nx = nx;
       g.ny = ny;
@@ -157,7 +163,10 @@ function chooseTable(g: DenseGrid): boolean {
       for (let a = 0; a < 3; a++) f[DG_X1 + a] = f[DG_X0 + a] + (a === 0 ? nx : a === 1 ? ny : nz) * side;
       return true;
     }
-    side *= 1.001 * Math.cbrt(cells / limit);
+    // Grown by the cells' excess, and at least enough for the longest axis to lose a cell (near the
+    // limit the cube root alone is too small a step to change the rounded counts).
+    const n = Math.max(nx, ny, nz);
+    side = 1.001 * Math.max(side * Math.cbrt(cells / limit), n > 1 ? e / (n - 1) : side);
   }
   return false;
 }
@@ -253,12 +262,15 @@ function fillEntries(g: DenseGrid, fill: Int32Array, cells: number): void {
 export function denseBuild(g: DenseGrid): boolean {
   g.usable = false;
   g.bigStart = 0;
+  g.nx = g.ny = g.nz = 0;
   if (g.count === 0) {
-    g.nx = g.ny = g.nz = 0;
     g.usable = true;
     return true;
   }
-  if (!unionBounds(g) || !chooseTable(g)) return false;
+  if (!unionBounds(g) || !chooseTable(g)) {
+    g.nx = g.ny = g.nz = 0;
+    return false;
+  }
   const cells = g.nx * g.ny * g.nz;
   if (g.cellStart.length < cells + 2) {
     let n = g.cellStart.length;
@@ -267,7 +279,10 @@ export function denseBuild(g: DenseGrid): boolean {
   }
   const start = g.cellStart;
   start.fill(0, 0, cells + 2);
-  if (!countEntries(g, start, cells) || !prefixSum(start, cells)) return false;
+  if (!countEntries(g, start, cells) || !prefixSum(start, cells)) {
+    g.nx = g.ny = g.nz = 0;
+    return false;
+  }
   reserveEntries(g, start[cells + 1]);
   // Fill from each run's start, then shift the starts back: a run's end is the next one's start.
   fillEntries(g, start, cells);

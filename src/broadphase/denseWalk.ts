@@ -17,11 +17,15 @@ import type { DenseGrid } from './dense.js';
 import { DG_INV, DG_PAD, DG_SIDE, DG_X0 } from './dense.js';
 import { traverseStart, TR_CELLS, TR_DX, TR_INV, TR_OX, TR_RADIUS, TR_T0, TR_TMAX } from './traverse.js';
 
-/** Input slots of a ray walk: origin (0–2), direction (3–5, non-zero), the largest t (6). */
+/** Input slots of a ray walk: origin (0–2), direction (3–5, non-zero; each component 0 or above 1e-300 in size), the largest t (6). */
 export const DR_OX = 0, DR_DX = 3, DR_TMAX = 6;
 /** Output slot: the time the ray enters the cell last returned. */
 export const DR_ENTRY = 7;
-/** Internal slots: cell coordinates (8–10), next face times (11–13), 1 / direction (14–16, 0 where 0), end time (17), progress (18). */
+/**
+ * Internal slots: cell coordinates (8–10), next face times (11–13), 1 / direction (14–16, 0 where the
+ * direction is 0; callers keep components either 0 or above 1e-300 so that it stays finite), end
+ * time (17), progress (18).
+ */
 const CELL = 8, NEXT = 11, INV = 14, END = 17, DONE = 18;
 /** Number of slots of a ray walk state. */
 export const DR_SLOTS = 19;
@@ -39,16 +43,11 @@ function cellsOn(g: DenseGrid, a: number): number {
 /** The segment being clipped to the table (a slab state, src/math/slab.ts). */
 const SEG = new Float64Array(SB_SLOTS);
 
-/**
- * Loads `SEG` with the segment from `s[o..]` along `s[d..]` for t in [0, `tMax` slot of `s`], the
- * table grown by `grow` slot of `s` (0: none), and clips it to the table; whether anything is left.
- */
-function clip(g: DenseGrid, s: Float64Array, o: number, d: number, tMax: number, grow: number): boolean {
+/** Loads `SEG` with the segment from `s[o..]` along `s[d..]`, from t = 0, the table not grown. */
+function loadSegment(s: Float64Array, o: number, d: number): void {
   slabLoad(SEG, s, o, d);
-  SEG[SB_GROW] = grow < 0 ? 0 : s[grow];
   SEG[SB_T0] = 0;
-  SEG[SB_T1] = s[tMax];
-  return slabClip(SEG, g.frame, DG_X0);
+  SEG[SB_GROW] = 0;
 }
 
 /** The time the ray leaves cell `s[CELL + a]` across a face normal to axis a (Infinity: never). */
@@ -67,7 +66,9 @@ function faceTime(g: DenseGrid, s: Float64Array, a: number): void {
  */
 export function denseRayBegin(g: DenseGrid, s: Float64Array): boolean {
   if (g.nx === 0) return false;
-  if (!clip(g, s, DR_OX, DR_DX, DR_TMAX, -1)) return false;
+  loadSegment(s, DR_OX, DR_DX);
+  SEG[SB_T1] = s[DR_TMAX];
+  if (!slabClip(SEG, g.frame, DG_X0)) return false;
   const t0 = SEG[SB_T0];
   const f = g.frame;
   for (let a = 0; a < 3; a++) {
@@ -112,7 +113,10 @@ export function denseRayNext(g: DenseGrid, s: Float64Array): number {
  */
 export function denseThickBegin(g: DenseGrid, s: Float64Array): boolean {
   if (g.nx === 0) return false;
-  if (!clip(g, s, TR_OX, TR_DX, TR_TMAX, TR_RADIUS)) return false;
+  loadSegment(s, TR_OX, TR_DX);
+  SEG[SB_T1] = s[TR_TMAX];
+  SEG[SB_GROW] = s[TR_RADIUS];
+  if (!slabClip(SEG, g.frame, DG_X0)) return false;
   const t0 = SEG[SB_T0];
   const f = g.frame;
   for (let a = 0; a < 3; a++) s[TR_OX + a] = s[TR_OX + a] + s[TR_DX + a] * t0 - f[DG_X0 + a];

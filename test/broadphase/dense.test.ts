@@ -190,4 +190,18 @@ describe('dense grid', () => {
     expect(build([...pile, [1000, 1000, 1000, 1001, 1001, 1001]], 1).usable).toBe(false);
     expect(build(pile.slice(1), 1).usable).toBe(true);
   });
+
+  it('regression: sparse and flat worlds get a usable table (the side grows until the longest axis loses a cell)', () => {
+    const rng = (seed: number) => () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    for (const [w, h, side] of [[61, 61, 3], [100, 100, 3], [200, 200, 3], [300, 1, 3], [20000, 1, 3], [5000, 5000, 0]]) {
+      const r = rng(w * 7 + h);
+      const boxes = Array.from({ length: 1000 }, (): Box => {
+        const x = r() * w, y = r() * h, z = r() * w;
+        return [x - 0.5, y - 0.5, z - 0.5, x + 0.5, y + 0.5, z + 0.5];
+      });
+      const g = build(boxes, side);
+      expect(g.usable, `${w} × ${h} × ${w}, wanted side ${side}`).toBe(true);
+      expect(g.nx * g.ny * g.nz).toBeLessThanOrEqual(4 * 1000 + 64);
+    }
+  });
 });

@@ -3,8 +3,9 @@
  * a cell, rotated boxes, spheres moved after the step) against a brute-force loop over every body
  * with the geometry API: the same entities, the same distances but for the last bits. Each scene is
  * asked on both query structures: the dense grid and the hashed grids (src/world/queries/state.ts).
- * Regression: a sphere cast whose radius spans thousands of cells scans the cells it covers instead
- * of walking them one by one (it took minutes when first written).
+ * Regressions: a sphere cast whose radius spans thousands of cells scans the cells it covers instead
+ * of walking them one by one (it took minutes when first written); a ray along a cell face whose
+ * direction has a component of 1e-320 (its inverse overflowed: the walk stopped after one cell).
  */
 import { createWorld } from 'bitecs';
 import fc from 'fast-check';
@@ -14,6 +15,7 @@ import {
   overlapSphere, step, type Physics, type QueryHit,
 } from '../../src/index.js';
 import { queryState, setDenseQueries } from '../../src/world/queries/state.js';
+import { DG_SIDE, DG_X0 } from '../../src/broadphase/dense.js';
 import { createRng, type Rng } from '../../src/scenes/prng.js';
 import { bruteCast, bruteOverlapSphere, near, unit, type BruteBody, type P3 } from '../support/bruteQueries.js';
 
@@ -115,5 +117,29 @@ describe('world queries in crowded scenes, dense and hashed grids', () => {
     expect(queryState(physics).useDense).toBe(true);
     sameHits(list.entity, list.distance, n, bruteCast(physics, bodies, o, d, 60, 30), 60);
     expect(n).toBe(200);
+  });
+
+  it('regression: a ray along a cell face with a direction component of 1e-320 walks every cell (as the brute force)', () => {
+    const physics = createPhysics(createWorld());
+    const bodies: BruteBody[] = [];
+    for (let i = 0; i < 20; i++) {
+      for (let j = 0; j < 5; j++) {
+        const h: P3 = [0.3, 0.3, 0.3];
+        bodies.push({ eid: addBox(physics, { position: [i, j, 0], halfExtents: h }), sphere: false, r: 0, h });
+      }
+    }
+    step(physics);
+    const list = createHitList();
+    const s = queryState(physics);
+    const f = s.dense.frame;
+    expect(s.useDense).toBe(true);
+    for (let c = 1; c < s.dense.ny; c++) {
+      const o: P3 = [-2, f[DG_X0 + 1] + c * f[DG_SIDE], 0];
+      for (const dy of [-1e-320, 1e-320]) {
+        const d: P3 = [1, dy, 0];
+        const n = castRayAll(physics, o, d, 30, list);
+        sameHits(list.entity, list.distance, n, bruteCast(physics, bodies, o, d, 30, 0), 30);
+      }
+    }
   });
 });

@@ -85,16 +85,24 @@ export function readStart(v: unknown, ray: boolean, source: string): void {
   QI[QI_O + 2] = tmp[2];
 }
 
-/** Reads a finite non-zero direction and writes it normalised to `QI[QI_D..]` (scaled first: no overflow). */
+/** Unit direction components below this are written as 0 (see {@link readDirection}). */
+const TINY = 1e-300;
+
+/**
+ * Reads a finite non-zero direction and writes it normalised to `QI[QI_D..]` (scaled first: no
+ * overflow). A component below 1e-300 after normalising is written as 0: it is far below the
+ * rounding of the others, and its inverse would overflow in the walks (0 · ∞ = NaN at a cell face).
+ */
 export function readDirection(v: unknown, source: string): void {
   readNumbers(v, 3, tmp, DIRECTION, source);
   const m = Math.max(Math.abs(tmp[0]), Math.abs(tmp[1]), Math.abs(tmp[2]));
   if (!(m > 0)) fail('direction', 'must be a non-zero vector', source);
   const x = tmp[0] / m, y = tmp[1] / m, z = tmp[2] / m;
   const inv = 1 / Math.sqrt(x * x + y * y + z * z);
-  QI[QI_D] = x * inv;
-  QI[QI_D + 1] = y * inv;
-  QI[QI_D + 2] = z * inv;
+  const dx = x * inv, dy = y * inv, dz = z * inv;
+  QI[QI_D] = Math.abs(dx) < TINY ? 0 : dx;
+  QI[QI_D + 1] = Math.abs(dy) < TINY ? 0 : dy;
+  QI[QI_D + 2] = Math.abs(dz) < TINY ? 0 : dz;
 }
 
 /** Reads `maxDistance` (finite, >= 0) into `QI[QI_DIST]`. */

@@ -4,9 +4,9 @@
  * units. Candidates come from the queries' grids (see state.ts: the dense grid of every body, or the
  * step's static grid unless stale and the hashed grid of current poses) by the query shape's
  * bounds; each passes the filter, then the exact test of the geometry API (`overlapSphereSphere`,
- * `overlapSphereBox`, `overlapBoxSphere`, `overlapBoxBox`). Every body is seen where its data is now (after direct writes, call
- * `markStaticDirty`). Bad input throws `PhysicsInputError` naming the argument; `out` is written
- * only on success. No allocation unless a list grows.
+ * `overlapSphereBox`, `overlapBoxSphere`, `overlapBoxBox`). Every body is seen where its data is
+ * now (after direct writes, call `markStaticDirty`). Bad input throws `PhysicsInputError` naming
+ * the argument; `out` is written only on success. No allocation unless a list grows.
  * @module
  */
 import * as denseModule from '../../broadphase/dense.js';
@@ -20,12 +20,12 @@ import * as bodies from '../bodies.js';
 import * as internals from '../internal.js';
 import type { QuatLike, Vec3Like } from '../readInput.js';
 import { BodyFlags, type Physics } from '../types.js';
+import * as candidate from './candidate.js';
 import * as input from './input.js';
 import * as lists from './lists.js';
 import type { EntityList, QueryFilter } from './lists.js';
 import * as stateModule from './state.js';
 import type { QueryState } from './stateData.js';
-import * as candidate from './candidate.js';
 
 const { SPHERE } = BodyFlags;
 // Imported bindings copied once (a module interop may read an import through a getter per use).

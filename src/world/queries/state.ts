@@ -8,7 +8,8 @@
  * - First choice: a dense grid (src/broadphase/dense.ts) of every body at its current pose, cells
  *   of the step's cell side (before the first step: about one body per cell), grown when the world
  *   is sparse. It is used when usable: finite bounds, few bodies much larger than a cell, no crowded
- *   cell.
+ *   cell (see src/broadphase/dense.ts). After a build finds it unusable, the next 32 rebuilds use
+ *   the hashed grids without trying it (a failed try can cost a whole dense build).
  * - Otherwise: a hashed grid of the bodies the step's static grid does not hold at their current
  *   pose (every sphere and moving box; every body while the static grid is stale), walked together
  *   with the step's static grid.
@@ -61,10 +62,17 @@ function buildHashed(physics: Physics, internal: PhysicsInternal, s: QueryState)
   s.withStatic = withStatic;
 }
 
+/** Rebuilds after a failed dense build that use the hashed grids before the dense grid is tried again. */
+const DENSE_RETRY = 32;
+
 /** Rebuilds the queries' structure (see the module notes). */
 function rebuild(physics: Physics, internal: PhysicsInternal, s: QueryState): void {
   const maxEid = internal.maxEid;
-  s.useDense = s.denseAllowed && buildDense(physics, internal, s);
+  s.useDense = false;
+  if (s.denseAllowed && s.denseRetry === 0) {
+    s.useDense = buildDense(physics, internal, s);
+    if (!s.useDense) s.denseRetry = DENSE_RETRY;
+  } else if (s.denseRetry > 0) s.denseRetry--;
   if (!s.useDense) buildHashed(physics, internal, s);
   if (s.stamp.length <= maxEid) {
     let n = s.stamp.length;
@@ -105,5 +113,6 @@ export function nextStamp(s: QueryState): number {
 export function setDenseQueries(physics: Physics, allowed: boolean): void {
   const s = queryState(physics);
   s.denseAllowed = allowed;
+  s.denseRetry = 0;
   internalsOf(physics).queryDirty = true;
 }

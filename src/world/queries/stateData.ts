@@ -29,6 +29,8 @@ export interface QueryState {
   useDense: boolean;
   /** Whether builds may use `dense` (true; tests turn it off to exercise the hashed grids). */
   denseAllowed: boolean;
+  /** Rebuilds left before `dense` is tried again after a build found it unusable (0: try). */
+  denseRetry: number;
   /** Bodies at their current pose that the step's static grid does not cover (used unless `useDense`). */
   grid: Grid;
   /** Whether `grid` holds the static boxes too (the step's static grid was stale when it was built). */
@@ -59,6 +61,7 @@ export function createQueryState(): QueryState {
     dense: denseCreate(),
     useDense: false,
     denseAllowed: true,
+    denseRetry: 0,
     grid: gridCreate(1),
     withStatic: false,
     built: false,

@@ -88,8 +88,11 @@ function testRun(g: DenseGrid, from: number, to: number): void {
   const nx = NEAR[0], ny = NEAR[1], nz = NEAR[2], fx = FAR[0], fy = FAR[1], fz = FAR[2];
   for (let k = from; k < to; k++) {
     const o = 6 * k;
-    const tn = Math.max((eb[o + nx] - rx - ox) * ix + ax, (eb[o + ny] - ry - oy) * iy + ay, (eb[o + nz] - rz - oz) * iz + az, 0);
-    const tf = Math.min((eb[o + fx] + rx - ox) * ix + bx, (eb[o + fy] + ry - oy) * iy + by, (eb[o + fz] + rz - oz) * iz + bz, all ? QI[QI_DIST] : BEST[0]);
+    const tn = Math.max(
+      (eb[o + nx] - rx - ox) * ix + ax, (eb[o + ny] - ry - oy) * iy + ay, (eb[o + nz] - rz - oz) * iz + az, 0);
+    const tf = Math.min(
+      (eb[o + fx] + rx - ox) * ix + bx, (eb[o + fy] + ry - oy) * iy + by, (eb[o + fz] + rz - oz) * iz + bz,
+      all ? QI[QI_DIST] : BEST[0]);
     if (tn <= tf && (!still || withinStill(eb, o))) testCandidate(ids[items[k]]);
   }
 }
@@ -179,10 +182,11 @@ export function sweepDense(s: QueryState, every: boolean): void {
   const g = s.dense;
   if (g.nx === 0) return;
   testRun(g, g.bigStart, g.cellStart[g.nx * g.ny * g.nz + 1]);
-  const scale = Math.max(Math.abs(QI[QI_O]), Math.abs(QI[QI_O + 1]), Math.abs(QI[QI_O + 2])) + QI[QI_DIST] + QI[QI_RADIUS];
-  PAD[0] = 1e-10 * scale;
-  // A ray whose own rounding stays well inside the grid's padding takes the DDA; others (spheres,
-  // rays from far away) the thick walk, padded by their own scale.
-  if (QI[QI_RADIUS] === 0 && 1e-12 * scale <= g.frame[DG_PAD]) walkRay(g);
+  const reach = Math.max(Math.abs(QI[QI_O]), Math.abs(QI[QI_O + 1]), Math.abs(QI[QI_O + 2]));
+  PAD[0] = 1e-10 * (reach + QI[QI_DIST] + QI[QI_RADIUS]);
+  // A ray whose rounding stays well inside the grid's padding takes the DDA: its errors scale with
+  // the origin's coordinates (the walk is clipped to the table, so not with maxDistance). Others
+  // (spheres, rays from ~50× the table's coordinates away) take the thick walk, padded by PAD.
+  if (QI[QI_RADIUS] === 0 && 1e-12 * reach <= g.frame[DG_PAD]) walkRay(g);
   else walkThick(g, s.walk);
 }
