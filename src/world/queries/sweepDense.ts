@@ -4,8 +4,8 @@
  * - Cells: a ray (radius 0) crosses them by a 3D-DDA (`denseRayBegin` / `denseRayNext`), a sphere's
  *   swept bounds by traverse.ts's moving cube (`denseThickBegin`), both clipped to the table and in
  *   order of entry, stopping (closest mode) once the cells start beyond the best hit.
- * - Entries: each cell's entries are contiguous copies of their items' bounds. Each gets a slab test
- *   (Kay & Kajiya) of the segment against the bounds grown by the radius, without branches: each
+ * - Entries: each cell's entries name their items. Each item's bounds get a slab test (Kay &
+ *   Kajiya) of the segment against the bounds grown by the radius, without branches: each
  *   axis's near and far face are chosen once per query from the direction's signs, and the far time
  *   is capped by the best hit (closest mode). An axis the direction does not move along is tested
  *   as an interval instead. A body whose bounds pass goes to candidate.ts (once per query, the
@@ -79,7 +79,7 @@ function withinStill(b: Float64Array, o: number): boolean {
  * its body.
  */
 function testRun(g: DenseGrid, from: number, to: number): void {
-  const eb = g.entryBounds, items = g.entryItems, ids = g.ids;
+  const eb = g.bounds, items = g.entryItems, ids = g.ids;
   const ox = SL[SL_O], oy = SL[SL_O + 1], oz = SL[SL_O + 2];
   const ix = SL[SL_INV], iy = SL[SL_INV + 1], iz = SL[SL_INV + 2];
   const rx = SL[SL_R], ry = SL[SL_R + 1], rz = SL[SL_R + 2];
@@ -87,7 +87,7 @@ function testRun(g: DenseGrid, from: number, to: number): void {
   const bx = SL[SL_FAR], by = SL[SL_FAR + 1], bz = SL[SL_FAR + 2];
   const nx = NEAR[0], ny = NEAR[1], nz = NEAR[2], fx = FAR[0], fy = FAR[1], fz = FAR[2];
   for (let k = from; k < to; k++) {
-    const o = 6 * k;
+    const o = 6 * items[k];
     const tn = Math.max(
       (eb[o + nx] - rx - ox) * ix + ax, (eb[o + ny] - ry - oy) * iy + ay, (eb[o + nz] - rz - oz) * iz + az, 0);
     const tf = Math.min(
