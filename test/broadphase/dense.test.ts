@@ -79,15 +79,22 @@ function bigRun(g: DenseGrid, seen: Map<number, number>): void {
   if (g.nx > 0) runsOf(g, g.nx * g.ny * g.nz, 0, seen);
 }
 
-function walkRay(g: DenseGrid, seg: { o: number[]; d: number[]; L: number }): Map<number, number> {
+type Seg = { o: number[]; d: number[]; L: number };
+
+/** Writes the segment's origin, direction and length to a walk state's slots (origin at `o`, direction at `d`, length at `t`). */
+function loadWalk(w: Float64Array, seg: Seg, o: number, d: number, t: number): void {
+  for (let a = 0; a < 3; a++) {
+    w[o + a] = seg.o[a];
+    w[d + a] = seg.d[a];
+  }
+  w[t] = seg.L;
+}
+
+function walkRay(g: DenseGrid, seg: Seg): Map<number, number> {
   const seen = new Map<number, number>();
   bigRun(g, seen);
   const w = denseRayCreate();
-  for (let a = 0; a < 3; a++) {
-    w[DR_OX + a] = seg.o[a];
-    w[DR_DX + a] = seg.d[a];
-  }
-  w[DR_TMAX] = seg.L;
+  loadWalk(w, seg, DR_OX, DR_DX, DR_TMAX);
   if (!denseRayBegin(g, w)) return seen;
   let last = -Infinity;
   for (let c = denseRayNext(g, w); c >= 0; c = denseRayNext(g, w)) {
@@ -98,15 +105,11 @@ function walkRay(g: DenseGrid, seg: { o: number[]; d: number[]; L: number }): Ma
   return seen;
 }
 
-function walkThick(g: DenseGrid, seg: { o: number[]; d: number[]; L: number; r: number }): Map<number, number> | undefined {
+function walkThick(g: DenseGrid, seg: Seg & { r: number }): Map<number, number> | undefined {
   const seen = new Map<number, number>();
   bigRun(g, seen);
   const w = traverseCreate();
-  for (let a = 0; a < 3; a++) {
-    w[TR_OX + a] = seg.o[a];
-    w[TR_DX + a] = seg.d[a];
-  }
-  w[TR_TMAX] = seg.L;
+  loadWalk(w, seg, TR_OX, TR_DX, TR_TMAX);
   w[TR_RADIUS] = seg.r + 1e-9;
   if (!denseThickBegin(g, w)) return seen;
   // The queries scan instead of walking this many cells (a radius of many cells of a tiny side).
@@ -120,6 +123,17 @@ function walkThick(g: DenseGrid, seg: { o: number[]; d: number[]; L: number; r: 
     runsOf(g, x + g.nx * (y + g.ny * z), w[TR_ENTRY], seen);
   }
   return seen;
+}
+
+/** Runs `check` on every segment of 400 random usable grids (fast-check, seeded). */
+function forSegments(seed: number, check: (g: DenseGrid, boxes: Box[], seg: Seg & { r: number }) => void): void {
+  fc.assert(
+    fc.property(gridArb, fc.array(segArb, { minLength: 1, maxLength: 10 }), ({ boxes, side }, segs) => {
+      const g = build(boxes, side);
+      if (g.usable) for (const seg of segs) check(g, boxes, seg);
+    }),
+    { seed, numRuns: 400 },
+  );
 }
 
 describe('dense grid', () => {
@@ -143,28 +157,14 @@ describe('dense grid', () => {
   });
 
   it('ray walks reach every item the ray meets, in cells entered no later, in order', () => {
-    fc.assert(
-      fc.property(gridArb, fc.array(segArb, { minLength: 1, maxLength: 10 }), ({ boxes, side }, segs) => {
-        const g = build(boxes, side);
-        if (!g.usable) return;
-        for (const seg of segs) checkWalk(g, boxes, { ...seg, r: 0 }, walkRay(g, seg));
-      }),
-      { seed: 32, numRuns: 400 },
-    );
+    forSegments(32, (g, boxes, seg) => checkWalk(g, boxes, { ...seg, r: 0 }, walkRay(g, seg)));
   });
 
   it('thick walks reach every item the swept cube meets, in cells entered no later, in order', () => {
-    fc.assert(
-      fc.property(gridArb, fc.array(segArb, { minLength: 1, maxLength: 10 }), ({ boxes, side }, segs) => {
-        const g = build(boxes, side);
-        if (!g.usable) return;
-        for (const seg of segs) {
-          const seen = walkThick(g, seg);
-          if (seen) checkWalk(g, boxes, seg, seen);
-        }
-      }),
-      { seed: 33, numRuns: 400 },
-    );
+    forSegments(33, (g, boxes, seg) => {
+      const seen = walkThick(g, seg);
+      if (seen) checkWalk(g, boxes, seg, seen);
+    });
   });
 
   it('an empty grid is usable and holds no cell', () => {
