@@ -102,6 +102,18 @@ export function denseClear(g: DenseGrid): void {
   g.usable = false;
 }
 
+/**
+ * Makes room for `n` items in all (doubling): a builder may then write items `count .. n - 1`
+ * straight into `ids` and `bounds` and set `count` (as `denseInsert` would).
+ */
+export function denseReserve(g: DenseGrid, n: number): void {
+  if (g.ids.length >= n) return;
+  let size = g.ids.length;
+  while (size < n) size *= 2;
+  g.ids = growArray(g.ids, size);
+  g.bounds = growArray(g.bounds, 6 * size);
+}
+
 /** Adds an item: its id and the bounds `src[o .. o + 6)` (min x, y, z, max x, y, z). */
 export function denseInsert(g: DenseGrid, id: number, src: ArrayLike<number>, o: number): void {
   if (g.count === g.ids.length) {

@@ -215,6 +215,22 @@ function loadMotion(physics: Physics, eid: number, flags: number, swept: boolean
   W[8] = moving ? v.z[eid] * dt : 0;
 }
 
+/**
+ * Writes sphere body `eid`'s bounds at rest (not swept) to `out[o .. o + 6)`, padded as
+ * {@link sphereBounds} pads them: for builders that fill their own arrays.
+ */
+export function sphereBoundsAt(physics: Physics, eid: number, out: Float64Array, o: number): void {
+  const p = physics.components.Position;
+  const x = p.x[eid], y = p.y[eid], z = p.z[eid], r = physics.components.Sphere.radius[eid];
+  const pad = BOUNDS_PAD * (1 + Math.abs(x) + Math.abs(y) + Math.abs(z) + r + r + r);
+  out[o] = x - r - pad;
+  out[o + 1] = y - r - pad;
+  out[o + 2] = z - r - pad;
+  out[o + 3] = x + r + pad;
+  out[o + 4] = y + r + pad;
+  out[o + 5] = z + r + pad;
+}
+
 /** Writes a sphere's bounds, swept over the tick's motion when `swept`. */
 export function sphereBounds(physics: Physics, eid: number, flags: number, swept: boolean): void {
   loadMotion(physics, eid, flags, swept);

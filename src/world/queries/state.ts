@@ -17,7 +17,7 @@
  */
 import * as denseModule from '../../broadphase/dense.js';
 import { gridBuild, gridClear, gridInsert, gridSetCellSize } from '../../broadphase/grid.js';
-import { bounds, boxBounds, sphereBounds } from '../bodies.js';
+import { bounds, boxBounds, sphereBounds, sphereBoundsAt } from '../bodies.js';
 import * as internals from '../internal.js';
 import type { PhysicsInternal } from '../internal.js';
 import { BodyFlags, type Physics } from '../types.js';
@@ -26,20 +26,26 @@ import { createQueryState, type QueryState } from './stateData.js';
 const { SPHERE, BOX, MOVING } = BodyFlags;
 // Imported bindings copied once (a module interop may read an import through a getter per use).
 const { internalsOf } = internals;
-const { denseBuild, denseClear, denseInsert, DG_SIDE } = denseModule;
+const { denseBuild, denseClear, denseReserve, DG_SIDE } = denseModule;
 
 /** Builds the dense grid of every body at its current pose; returns whether it is usable. */
 function buildDense(physics: Physics, internal: PhysicsInternal, s: QueryState): boolean {
   const { flags, maxEid } = internal;
   const g = s.dense;
   denseClear(g);
+  denseReserve(g, maxEid);
+  let n = 0;
+  // Written straight into the grid's arrays (spheres, nearly every body, without the scratch).
   for (let eid = 1; eid <= maxEid; eid++) {
     const f = flags[eid];
-    if ((f & SPHERE) !== 0) sphereBounds(physics, eid, f, false);
-    else if ((f & BOX) !== 0) boxBounds(physics, eid, f, false);
-    else continue;
-    denseInsert(g, eid, bounds, 0);
+    if ((f & SPHERE) !== 0) sphereBoundsAt(physics, eid, g.bounds, 6 * n);
+    else if ((f & BOX) !== 0) {
+      boxBounds(physics, eid, f, false);
+      for (let a = 0; a < 6; a++) g.bounds[6 * n + a] = bounds[a];
+    } else continue;
+    g.ids[n++] = eid;
   }
+  g.count = n;
   g.frame[DG_SIDE] = internal.cellSize > 0 ? internal.cellSize : 0;
   return denseBuild(g);
 }
