@@ -8,18 +8,18 @@
  *   holds the entries `cellStart[c] .. cellStart[c + 1]`, each its item's slot (the item's id and
  *   bounds are read from it). Copies of the bounds in the entries were measured (docs/queries.md):
  *   casts within ±6 %, overlaps 12–17 % faster, but a build 1.2–1.7× slower and 1.8× the memory.
- * - Build: `denseClear`, `denseInsert` per item, then `denseBuild` with the wanted cell side in
- *   `frame[DG_SIDE]` (0: about one item per cell). The table keeps at most 4 cells per item (+64): a
- *   sparse world gets larger cells. An item enters every cell its bounds, grown by a padding of
- *   `1e-10` of the grid's scale (`frame[DG_PAD]`), meet, so walks that round at a cell face still
- *   meet it. An item covering more than `DENSE_ITEM_CELLS` cells is entered once, in a run after the
- *   last cell (`bigStart`, which every query scans). Buffers grow by doubling, outside the per-item
- *   loops.
+ * - Build: `denseClear`, `denseInsert` per item (or `denseReserve` and writing `ids`, `bounds` and
+ *   `count` directly), then `denseBuild` with the wanted cell side in `frame[DG_SIDE]` (0: about one
+ *   item per cell). The table keeps at most 4 cells per item (+64): a sparse world gets larger
+ *   cells. An item enters every cell its bounds, grown by a padding of `1e-10` of the grid's scale
+ *   (`frame[DG_PAD]`), meet, so walks that round at a cell face still meet it. An item covering more
+ *   than `DENSE_ITEM_CELLS` cells is entered once, in a run after the last cell (`bigStart`, which
+ *   every query scans). Buffers grow by doubling, outside the per-item loops.
  * - `denseBuild` returns false, leaving the grid unusable (no cells), when it would serve queries
  *   poorly: more than `DENSE_BIG` big items, a cell with more than `DENSE_CROWD` entries, non-finite
  *   bounds, or no finite cell side giving a small enough table in 8 rounds (bounds so far apart
- *   that the cell count overflows):
- *   use the hashed grid, whose levels and hashing adapt to any spread of sizes and places.
+ *   that the cell count overflows): use the hashed grid, whose levels and hashing adapt to any
+ *   spread of sizes and places.
  * - Walks: `denseRange` (the cells meeting bounds), `denseRayBegin` / `denseRayNext` (the cells a
  *   ray crosses, in order: a 3D-DDA, Amanatides & Woo, "A Fast Voxel Traversal Algorithm", 1987,
  *   clipped to the table), and for thick segments `traverse.ts`'s walk in the grid's frame
@@ -217,9 +217,12 @@ function countEntries(g: DenseGrid, start: Int32Array, cells: number): boolean {
   for (let i = 0; i < g.count; i++) {
     const o = 6 * i;
     // Items lie in the table (it is their union, padded): no clamp but against rounding.
-    const ax = Math.max(0, Math.floor((b[o] - pad - x0) * inv)), bx = Math.min(nx - 1, Math.floor((b[o + 3] + pad - x0) * inv));
-    const ay = Math.max(0, Math.floor((b[o + 1] - pad - y0) * inv)), by = Math.min(g.ny - 1, Math.floor((b[o + 4] + pad - y0) * inv));
-    const az = Math.max(0, Math.floor((b[o + 2] - pad - z0) * inv)), bz = Math.min(g.nz - 1, Math.floor((b[o + 5] + pad - z0) * inv));
+    const ax = Math.max(0, Math.floor((b[o] - pad - x0) * inv));
+    const ay = Math.max(0, Math.floor((b[o + 1] - pad - y0) * inv));
+    const az = Math.max(0, Math.floor((b[o + 2] - pad - z0) * inv));
+    const bx = Math.min(nx - 1, Math.floor((b[o + 3] + pad - x0) * inv));
+    const by = Math.min(g.ny - 1, Math.floor((b[o + 4] + pad - y0) * inv));
+    const bz = Math.min(g.nz - 1, Math.floor((b[o + 5] + pad - z0) * inv));
     if ((bx - ax + 1) * (by - ay + 1) * (bz - az + 1) > DENSE_ITEM_CELLS) {
       ic[o] = -1;
       if (++start[cells + 1] > DENSE_BIG) return false;
