@@ -26,7 +26,7 @@ const here = resolve(new URL('..', import.meta.url).pathname);
 
 async function load(root: string, spheres: number): Promise<Side> {
   const { buildArena } = (await import(`${root}/src/scenes/buildArena.ts`)) as { buildArena(o: object): Arena };
-  const { runBroadphase } = (await import(`${root}/src/world/step.ts`)) as { runBroadphase(p: unknown): void };
+  const { runBroadphase } = (await import(`${root}/src/index.ts`)) as { runBroadphase(p: unknown): void };
   const arena = buildArena({ spheres, seed: 1, physics: { continuous } });
   for (let i = 0; i < 20; i++) arena.tick();
   return { step: mode === 'tick' ? () => arena.tick() : () => runBroadphase(arena.physics) };

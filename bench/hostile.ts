@@ -9,7 +9,7 @@
  * time), so the section stays bounded whatever the broadphase does.
  */
 import { hostileScenes, type SceneRun } from '../src/scenes/hostile.js';
-import { internalsOf, WORK_CANDIDATES, WORK_CELLS_VISITED, WORK_ITEMS_VISITED } from '../src/world/internal.js';
+import { internalsOf, WORK_CANDIDATES, WORK_CELLS_VISITED, WORK_ITEMS_VISITED } from '../src/physics/internal.js';
 import { median, now } from './common.js';
 
 export const HOSTILE_SKIP_MS = 2000;

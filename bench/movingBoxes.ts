@@ -9,7 +9,7 @@
  */
 import { buildArena, type Arena } from '../src/scenes/buildArena.js';
 import { cubeRoot } from '../src/scenes/arena.js';
-import { internalsOf, WORK_CANDIDATES } from '../src/world/internal.js';
+import { internalsOf, WORK_CANDIDATES } from '../src/physics/internal.js';
 import { median, now } from './common.js';
 
 export interface MovingBoxesOptions { seed: number; quick: boolean }

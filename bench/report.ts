@@ -97,7 +97,7 @@ export function targets(report: BenchReport): Target[] {
     for (const id of ['ours-static', 'ours-continuous']) {
       const b = s.impls[id]?.bytesPerTick;
       // Reported only: with the Contact component on (as here), bitecs 0.4 allocates when it adds or
-      // removes the component; the physics' own zero is test/world/allocation.test.ts's to check.
+      // removes the component; the physics' own zero is test/step/allocation.test.ts's to check.
       if (b !== undefined) t.push({ name: `${id}: bytes allocated per steady tick at N = ${big(s.size)} (bitecs's Contact add/remove included)`, measured: `${fmt(b, 1)} B`, pass: undefined });
     }
   }

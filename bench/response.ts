@@ -11,8 +11,8 @@ import { addComponent } from 'bitecs';
 import { ResponseMode } from '../src/index.js';
 import { arenaSpec } from '../src/scenes/arena.js';
 import { buildArena, type Arena } from '../src/scenes/buildArena.js';
-import { internalsOf } from '../src/world/internal.js';
-import { R_IMPACTS } from '../src/world/response/state.js';
+import { internalsOf } from '../src/physics/internal.js';
+import { R_IMPACTS } from '../src/response/responseState.js';
 import { median, now } from './common.js';
 
 export interface ResponseOptions {

@@ -11,7 +11,7 @@
  *   the boxes (its own BVH).
  */
 import RAPIER from '@dimforge/rapier3d-compat';
-import { gridAdd, gridBuild, gridCreate, gridQuery, queryOutCreate } from '../src/broadphase/index.js';
+import { gridAdd, gridBuild, gridCreate, gridQuery, queryOutCreate } from '../src/grid/index.js';
 import { castSphereBox, type BoxShape, type CastResult, type SphereShape } from '../src/index.js';
 import type { ArenaSpec } from '../src/scenes/arena.js';
 import { gapSphereBox, median, now, quantile } from './common.js';

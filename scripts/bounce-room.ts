@@ -11,7 +11,7 @@
 import { createWorld } from 'bitecs';
 import { addBox, addSphere, createPhysics, step } from '../src/index.js';
 import { createRng, randomQuat } from '../src/scenes/prng.js';
-import { internalsOf } from '../src/world/internal.js';
+import { internalsOf } from '../src/physics/internal.js';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);

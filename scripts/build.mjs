@@ -17,7 +17,7 @@ const { values } = parseArgs({ options: { outdir: { type: 'string', default: 'di
 const out = values.outdir;
 
 rmSync(out, { recursive: true, force: true });
-const entries = { index: 'src/index.ts', geometry: 'src/geometry/index.ts', broadphase: 'src/broadphase/index.ts' };
+const entries = { index: 'src/index.ts', geometry: 'src/geometry/index.ts', broadphase: 'src/grid/index.ts' };
 for (const [format, ext] of [['esm', 'js'], ['cjs', 'cjs']]) {
   for (const [name, entry] of Object.entries(entries)) {
     await build({

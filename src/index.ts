@@ -21,28 +21,28 @@ export type {
 export { ResponseMode } from '../components/index.js';
 
 // World API
-export type { Physics, PhysicsOptions, ContactList, PairList, EndedList } from './world/types.js';
-export { ContactFlags, EndedFlags } from './world/types.js';
-export type { PhysicsInputProblem } from './world/errors.js';
-export { PhysicsInputError } from './world/errors.js';
-export { createPhysics, destroyPhysics, markStaticDirty } from './world/createPhysics.js';
-export { step, runBroadphase, runNarrowphase, runIntegrate } from './world/step.js';
-export type { Vec3Like, QuatLike, BodyOptions, SphereOptions, BoxOptions } from './world/bodiesApi.js';
+export type { Physics, PhysicsOptions, ContactList, PairList, EndedList } from './physics/physicsTypes.js';
+export { ContactFlags, EndedFlags } from './physics/physicsTypes.js';
+export type { PhysicsInputProblem } from './physics/errors.js';
+export { PhysicsInputError } from './physics/errors.js';
+export { createPhysics, destroyPhysics, markStaticDirty } from './physics/createPhysics.js';
+export { step, runBroadphase, runNarrowphase, runIntegrate } from './step/step.js';
+export type { Vec3Like, QuatLike, BodyOptions, SphereOptions, BoxOptions } from './physics/bodies.js';
 export {
   addSphere, addBox, removeBody,
   setPosition, setVelocity, setRadius, setHalfExtents, setRotation,
-} from './world/bodiesApi.js';
-export type { ContactIndex } from './world/contactsOf.js';
-export { contactsOf, readContactOf, ContactOf } from './world/contactsOf.js';
-export { hashPhysicsState } from './world/stateHash.js';
-export type { QueryHit, QueryFilter, HitList, EntityList } from './world/queries/lists.js';
-export { createHitList, createEntityList } from './world/queries/lists.js';
-export { castRay, castSphere, castRayAll, castSphereAll } from './world/queries/cast.js';
-export { overlapSphere, overlapBox } from './world/queries/overlap.js';
-export type { SnapshotOptions } from './world/snapshot/format.js';
-export { snapshotSize, saveSnapshot } from './world/snapshot/writer.js';
-export { restoreSnapshot, SnapshotMismatchError, type RestoreOptions } from './world/snapshot/reader.js';
-export type { SnapshotProblem } from './world/snapshot/error.js';
+} from './physics/bodies.js';
+export type { ContactIndex } from './contacts/contactsOf.js';
+export { contactsOf, readContactOf, ContactOf } from './contacts/contactsOf.js';
+export { hashPhysicsState } from './snapshot/stateHash.js';
+export type { QueryHit, QueryFilter, HitList, EntityList } from './queries/hitLists.js';
+export { createHitList, createEntityList } from './queries/hitLists.js';
+export { castRay, castSphere, castRayAll, castSphereAll } from './queries/cast.js';
+export { overlapSphere, overlapBox } from './queries/overlap.js';
+export type { SnapshotOptions } from './snapshot/format.js';
+export { snapshotSize, saveSnapshot } from './snapshot/writer.js';
+export { restoreSnapshot, SnapshotMismatchError, type RestoreOptions } from './snapshot/reader.js';
+export type { SnapshotProblem } from './snapshot/error.js';
 /**
  * Late join: the entity ids (alive ids, and removed ids in bitecs's recycle order) and the body
  * manifest (each body's id and kind) in caller-owned buffers, and their restore into a fresh world,
@@ -55,11 +55,11 @@ export {
   entityIdsSize, saveEntityIds, restoreEntityIds,
   bodyManifestSize, saveBodyManifest, restoreBodyManifest,
   EntityManifestError,
-} from './world/entityIds.js';
-export type { FixedStepper } from './world/fixedStep.js';
-export { createFixedStepper, fixedStepAdvance } from './world/fixedStep.js';
-export type { DebugLines, DebugColor, DebugColors, DebugRenderOptions } from './world/debugRender.js';
-export { debugRender, debugLinesCreate, DEBUG_SPHERE_SEGMENTS, DEBUG_CONTACT_LENGTH } from './world/debugRender.js';
+} from './snapshot/entityIds.js';
+export type { FixedStepper } from './physics/fixedStep.js';
+export { createFixedStepper, fixedStepAdvance } from './physics/fixedStep.js';
+export type { DebugLines, DebugColor, DebugColors, DebugRenderOptions } from './debug/debugRender.js';
+export { debugRender, debugLinesCreate, DEBUG_SPHERE_SEGMENTS, DEBUG_CONTACT_LENGTH } from './debug/debugRender.js';
 
 // Systems
 export type { System } from '../systems/index.js';

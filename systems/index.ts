@@ -8,8 +8,8 @@
  * @module
  */
 import type { World } from 'bitecs';
-import { runBroadphase, runIntegrate, runNarrowphase } from '../src/world/step.js';
-import type { Physics } from '../src/world/types.js';
+import { runBroadphase, runIntegrate, runNarrowphase } from '../src/step/step.js';
+import type { Physics } from '../src/physics/physicsTypes.js';
 
 /** A system: takes the world and returns it. */
 export type System = (world: World) => World;

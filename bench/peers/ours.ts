@@ -6,7 +6,7 @@
  */
 import { buildArena } from '../../src/scenes/buildArena.js';
 import type { Peer } from '../common.js';
-import { internalsOf } from '../../src/world/internal.js';
+import { internalsOf } from '../../src/physics/internal.js';
 
 /** Sum of the byte lengths of every distinct typed array reachable from `root`. */
 export function typedArrayBytes(root: unknown, seen = new Set<ArrayBufferLike>()): number {

@@ -4,7 +4,7 @@
  * @module
  */
 import { PhysicsInputError } from '../index.js';
-import { formatProblem } from '../world/errors.js';
+import { formatProblem } from '../physics/errors.js';
 import { SceneFileError } from '../scenes/sceneFile.js';
 import { parseArgs, USAGE, UsageError } from './args.js';
 import type { RunIO } from './output.js';

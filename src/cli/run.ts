@@ -12,7 +12,7 @@ import { reflectInBounds } from '../scenes/arena.js';
 import { buildArena } from '../scenes/buildArena.js';
 import { advanceScene, buildScene, detectScene, readSceneContacts, type BuiltScene } from '../scenes/buildScene.js';
 import { SceneFileError, type SceneContact } from '../scenes/sceneFile.js';
-import { loadSceneFile } from './sceneFile.js';
+import { loadSceneFile } from './loadSceneFile.js';
 import type { CliOptions } from './args.js';
 import { checkRunMemory } from './memory.js';
 import { formatSummaryLine, formatSummaryText, formatTickLine, type RunIO, type RunSummary } from './output.js';

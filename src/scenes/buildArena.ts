@@ -2,7 +2,7 @@
  * Puts an arena (see `arenaSpec`) into a new bitecs world with a physics instance, ready to step.
  */
 import { createWorld, type World } from 'bitecs';
-import { addBox, addSphere, createPhysics, step, type Physics, type PhysicsOptions } from '../../src/index.js';
+import { addBox, addSphere, createPhysics, step, type Physics, type PhysicsOptions } from '../index.js';
 import { arenaSpec, reflectInBounds, type ArenaOptions, type ArenaSpec } from './arena.js';
 
 export interface Arena {

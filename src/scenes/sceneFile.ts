@@ -1,6 +1,6 @@
 /**
  * Scene files: plain JSON descriptions of a few bodies, shared by the headless runner
- * (`npm start -- --scene FILE`, which reads the file in src/cli/sceneFile.ts), the tests and the
+ * (`npm start -- --scene FILE`, which reads the file in src/cli/loadSceneFile.ts), the tests and the
  * benchmarks. This module parses and validates the JSON text; `buildScene.ts` puts a scene into a world.
  *
  * Format (units: the caller's length unit and seconds; frame: world):

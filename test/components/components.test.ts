@@ -6,7 +6,7 @@
 import { addComponent, addEntity, createWorld, removeComponent, query } from 'bitecs';
 import { describe, expect, it } from 'vitest';
 import { addBox, addSphere, createPhysics, step } from '../../src/index.js';
-import { readContacts } from '../world/harness.js';
+import { readContacts } from '../support/harness.js';
 
 describe('component stores', () => {
   it('have the documented typed arrays', () => {

@@ -7,7 +7,7 @@ import { arenaSpec } from '../../src/scenes/arena.js';
 import { buildArena } from '../../src/scenes/buildArena.js';
 import { createRng, type Rng } from '../../src/scenes/prng.js';
 import { createPhysics, hashPhysicsState, step, type Physics } from '../../src/index.js';
-import { internalsOf } from '../../src/world/internal.js';
+import { internalsOf } from '../../src/physics/internal.js';
 import { writeBody } from '../support/bodies.js';
 import { reflectArena } from '../support/worlds.js';
 

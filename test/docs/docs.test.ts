@@ -7,7 +7,7 @@
  *   from 'bitecs-collide', 'bitecs-collide/geometry', 'bitecs-collide/broadphase' or 'bitecs'.
  *   It is type-checked with `strict: true` (module esnext, moduleResolution bundler, lib es2022 +
  *   dom), the package names resolving to the source (src/index.ts, src/geometry/index.ts,
- *   src/broadphase/index.ts) through `paths`, and bitecs to the installed package.
+ *   src/grid/index.ts) through `paths`, and bitecs to the installed package.
  * - A block is a complete program when it imports from the package and has no `declare`: it is
  *   run with tsx in a child process and must exit 0 with nothing on stderr (what it prints on
  *   stdout is not shown). A block that shows part of a game declares the game's own parts
@@ -69,7 +69,7 @@ const BLOCKS: Block[] = DOCS.flatMap((doc) => extractBlocks(doc)).map((b, k) => 
 const ENTRIES: Record<string, string> = {
   'bitecs-collide': join(ROOT, 'src/index.ts'),
   'bitecs-collide/geometry': join(ROOT, 'src/geometry/index.ts'),
-  'bitecs-collide/broadphase': join(ROOT, 'src/broadphase/index.ts'),
+  'bitecs-collide/broadphase': join(ROOT, 'src/grid/index.ts'),
 };
 
 /** Names in the first column of the reference tables of one Markdown file, with their lines. */

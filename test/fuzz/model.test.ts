@@ -4,7 +4,7 @@
  * checked after every step against a brute-force model that keeps its own copy of every body,
  * tests every pair with the public geometry functions and integrates itself.
  *
- * The model follows the library's documented semantics (src/world/narrowphase.ts, contactComponent.ts):
+ * The model follows the library's documented semantics (src/step/testPairs.ts, contactComponent.ts):
  * - pairs (a, b): a is a sphere; b a box, or a sphere with a higher id; or a and b are boxes, a < b,
  *   at least one with Velocity (static–static never); filtered by
  *   (groupA & maskB) !== 0 && (groupB & maskA) !== 0 (defaults group 1, mask 0xffffffff);
@@ -29,7 +29,7 @@ import {
   setRadius, setRotation, setVelocity, snapshotSize, step,
 } from '../../src/index.js';
 import { addBody, check, fail, libraryState, Model, storeQuat, type Q4, type Sut, type V3 } from './model.js';
-import { setTick } from '../../src/world/internal.js';
+import { setTick } from '../../src/physics/internal.js';
 import { report } from '../support/report.js';
 
 // ---- Commands ----------------------------------------------------------------------------------

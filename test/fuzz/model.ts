@@ -8,7 +8,7 @@ import {
   addBox, addSphere, castBoxBox, castSphereBox, castSphereSphere, contactBoxBox, contactSphereBox, contactSphereSphere, ContactFlags, EndedFlags,
   type BoxShape, type CastResult, type ContactResult, type Physics, type SphereShape,
 } from '../../src/index.js';
-import { internalsOf } from '../../src/world/internal.js';
+import { internalsOf } from '../../src/physics/internal.js';
 import type { QuatTuple, Vec3Tuple } from '../../src/scenes/sceneFile.js';
 import type { BodyData } from '../support/bodies.js';
 

@@ -3,7 +3,7 @@
  * tsx): heap allocation per call of snapshotSize, saveSnapshot and restoreSnapshot in steady state,
  * into an 8-aligned buffer and at an unaligned offset (the scratch path), on an arena whose last step
  * left live contacts, previous pairs and touching entities. Method as in
- * test/world/allocation.child.ts: warm up, force GCs, read `process.memoryUsage()` around a window
+ * test/step/allocation.child.ts: warm up, force GCs, read `process.memoryUsage()` around a window
  * of calls with no GC inside it (checked), keep the smallest of several windows. Restoring the same
  * snapshot again changes no Contact presence, so no bitecs structural change runs inside a window.
  * Each path is warmed up with 3000 calls: the entry points are small functions called once per save
@@ -13,7 +13,7 @@
  */
 import { restoreSnapshot, saveSnapshot, snapshotSize } from '../../src/index.js';
 import { buildArena } from '../../src/scenes/buildArena.js';
-import { internalsOf } from '../../src/world/internal.js';
+import { internalsOf } from '../../src/physics/internal.js';
 import { createHeapWindow } from '../support/heapWindow.js';
 
 const config = JSON.parse(process.argv[2] ?? '{}') as { spheres?: number; explicit?: boolean; calls?: number; windows?: number; warm?: number };

@@ -11,7 +11,7 @@ import {
   addBox, addSphere, createPhysics, hashPhysicsState, setHalfExtents, setPosition, setRadius, setRotation,
   setVelocity, step, type Physics,
 } from '../../src/index.js';
-import { internalsOf } from '../../src/world/internal.js';
+import { internalsOf } from '../../src/physics/internal.js';
 
 export interface InputScene {
   world: World;

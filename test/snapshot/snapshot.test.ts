@@ -11,7 +11,7 @@ import {
   setVelocity, snapshotSize, SnapshotMismatchError, step, type Physics, type SnapshotOptions,
 } from '../../src/index.js';
 import { buildInputScene, digest, fullState } from './scene.js';
-import { internalsOf } from '../../src/world/internal.js';
+import { internalsOf } from '../../src/physics/internal.js';
 
 const HEADER = 80;
 

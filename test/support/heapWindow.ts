@@ -1,6 +1,6 @@
 /**
- * Heap-allocation windows for the allocation child processes (test/world/allocation.child.ts,
- * test/world/contactsOf.child.ts, test/world/queriesAllocation.child.ts,
+ * Heap-allocation windows for the allocation child processes (test/step/allocation.child.ts,
+ * test/contacts/contactsOf.child.ts, test/queries/queriesAllocation.child.ts,
  * test/snapshot/allocation.child.ts; run with node --expose-gc and a large young generation): two
  * full GCs, then `n` calls of a function between two reads of `process.memoryUsage()`. With a
  * 128 MB semi-space no GC runs inside a window (counted with a PerformanceObserver on 'gc'

@@ -11,7 +11,7 @@ import {
 } from '../../src/index.js';
 import { buildArena } from '../../src/scenes/buildArena.js';
 import { phasePipeline, reflectArena } from '../support/worlds.js';
-import { applyOps, readContacts, readPairs, scenarioArb, startRun } from '../world/harness.js';
+import { applyOps, readContacts, readPairs, scenarioArb, startRun } from '../support/harness.js';
 
 function fingerprint(p: Physics): string {
   const C = p.components.Contact;

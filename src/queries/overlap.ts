@@ -1,0 +1,164 @@
+/**
+ * Overlap queries against a physics world: `overlapSphere` and `overlapBox` list every body that
+ * touches or overlaps the query shape (closed solids), sorted by entity id. World frame, length
+ * units. Candidates come from the queries' grids (see state.ts: the dense grid of every body, or the
+ * step's static grid unless stale and the hashed grid of current poses) by the query shape's
+ * bounds; each passes the filter, then the exact test of the geometry API (`overlapSphereSphere`,
+ * `overlapSphereBox`, `overlapBoxSphere`, `overlapBoxBox`). Every body is seen where its data is
+ * now (after direct writes, call `markStaticDirty`). Bad input throws `PhysicsInputError` naming
+ * the argument; `out` is written only on success. No allocation unless a list grows.
+ * @module
+ */
+import * as denseModule from '../grid/dense.js';
+import * as query from '../grid/query.js';
+import * as sortIds from '../grid/sortIds.js';
+import * as boxBox from '../geometry/overlapBoxBox.js';
+import * as boxSphere from '../geometry/overlapBoxSphere.js';
+import * as sphereBox from '../geometry/overlapSphereBox.js';
+import * as sphereSphere from '../geometry/overlapSphereSphere.js';
+import * as bodies from '../physics/bodyReads.js';
+import * as internals from '../physics/internal.js';
+import type { QuatLike, Vec3Like } from '../physics/readInput.js';
+import { BodyFlags, type Physics } from '../physics/physicsTypes.js';
+import * as candidate from './candidate.js';
+import * as input from './queryArgs.js';
+import * as lists from './hitLists.js';
+import type { EntityList, QueryFilter } from './hitLists.js';
+import * as stateModule from './queryGrid.js';
+import type { QueryState } from './queryState.js';
+
+const { SPHERE } = BodyFlags;
+// Imported bindings copied once (a module interop may read an import through a getter per use).
+const { denseQueryBounds } = denseModule;
+const { gridQueryBounds } = query;
+const { sortUniqueIds } = sortIds;
+const { overlapBoxBox } = boxBox;
+const { overlapBoxSphere } = boxSphere;
+const { overlapSphereBox } = sphereBox;
+const { overlapSphereSphere } = sphereSphere;
+const { BOUNDS_PAD, loadBox } = bodies;
+const { internalsOf } = internals;
+const { entityListReserve } = lists;
+const { queryState } = stateModule;
+const { passesFilter } = candidate;
+const { readFilter, readHalfExtents, readOut, readPhysics, readQueryRadius, readQueryRotation, readStart, QI, QI_H, QI_O, QI_Q, QI_RADIUS } = input;
+
+/** The query shape's bounds (minX, minY, minZ, maxX, maxY, maxZ), padded against rounding. */
+const QB = new Float64Array(6);
+
+/** Writes to `QB` the bounds of the centre `QI[QI_O..]` with the half sizes in `QB[3..5]`, padded. */
+function queryBounds(): void {
+  const x = QI[QI_O], y = QI[QI_O + 1], z = QI[QI_O + 2];
+  const hx = QB[3], hy = QB[4], hz = QB[5];
+  const pad = BOUNDS_PAD * (1 + Math.abs(x) + Math.abs(y) + Math.abs(z) + hx + hy + hz);
+  QB[0] = x - hx - pad;
+  QB[1] = y - hy - pad;
+  QB[2] = z - hz - pad;
+  QB[3] = x + hx + pad;
+  QB[4] = y + hy + pad;
+  QB[5] = z + hz + pad;
+}
+
+/** Collects the candidates of `QB` from the grids, sorted by id, without repeats; returns how many. */
+function candidates(physics: Physics, s: QueryState): number {
+  const out = s.candidates;
+  out.count = 0;
+  if (s.useDense) denseQueryBounds(s.dense, out, QB);
+  else {
+    if (!s.withStatic) gridQueryBounds(internalsOf(physics).staticGrid, out, QB, 0);
+    gridQueryBounds(s.grid, out, QB, 0);
+  }
+  return sortUniqueIds(out.ids, out.count);
+}
+
+/** Whether body `eid` touches the query shape in `s.sphere` (`box` false) or `s.queryBox`. */
+function touches(physics: Physics, s: QueryState, eid: number, f: number, box: boolean): boolean {
+  if ((f & SPHERE) !== 0) {
+    const b = s.ray;
+    const p = physics.components.Position;
+    b.center.x = p.x[eid];
+    b.center.y = p.y[eid];
+    b.center.z = p.z[eid];
+    b.radius = physics.components.Sphere.radius[eid];
+    return box ? overlapBoxSphere(s.queryBox, b) : overlapSphereSphere(s.sphere, b);
+  }
+  loadBox(physics, eid, s.box);
+  return box ? overlapBoxBox(s.queryBox, s.box) : overlapSphereBox(s.sphere, s.box);
+}
+
+function collect(physics: Physics, s: QueryState, out: EntityList, box: boolean): number {
+  const n = candidates(physics, s);
+  const ids = s.candidates.ids;
+  const flags = internalsOf(physics).flags;
+  let count = 0;
+  for (let k = 0; k < n; k++) {
+    const eid = ids[k];
+    const f = flags[eid];
+    if (!passesFilter(physics, eid, f) || !touches(physics, s, eid, f, box)) continue;
+    if (count === out.ids.length) entityListReserve(out, count + 1);
+    out.ids[count++] = eid;
+  }
+  out.count = count;
+  return count;
+}
+
+/**
+ * Every body that touches or overlaps the sphere of `radius` (>= 0) at `center`, into `out`, sorted
+ * by entity id. Returns `out.count`. See the module notes.
+ */
+export function overlapSphere(physics: Physics, center: Vec3Like, radius: number, out: EntityList, filter?: QueryFilter): number {
+  const source = 'overlapSphere';
+  readPhysics(physics, source);
+  readStart(center, false, source);
+  readQueryRadius(radius, source);
+  readOut(out, 'an EntityList (createEntityList)', source);
+  readFilter(filter, source);
+  const s = queryState(physics);
+  const r = QI[QI_RADIUS];
+  s.sphere.center.x = QI[QI_O];
+  s.sphere.center.y = QI[QI_O + 1];
+  s.sphere.center.z = QI[QI_O + 2];
+  s.sphere.radius = r;
+  QB[3] = QB[4] = QB[5] = r;
+  queryBounds();
+  return collect(physics, s, out, false);
+}
+
+/**
+ * Every body that touches or overlaps the box of `halfExtents` (>= 0) at `center`, rotated by the
+ * unit quaternion `rotation` (local → world; undefined: axis-aligned; normalised), into `out`,
+ * sorted by entity id. Returns `out.count`. See the module notes.
+ */
+export function overlapBox(physics: Physics, center: Vec3Like, halfExtents: Vec3Like, rotation: QuatLike | undefined, out: EntityList, filter?: QueryFilter): number {
+  const source = 'overlapBox';
+  readPhysics(physics, source);
+  readStart(center, false, source);
+  readHalfExtents(halfExtents, source);
+  readQueryRotation(rotation, source);
+  readOut(out, 'an EntityList (createEntityList)', source);
+  readFilter(filter, source);
+  const s = queryState(physics);
+  const b = s.queryBox;
+  b.center.x = QI[QI_O];
+  b.center.y = QI[QI_O + 1];
+  b.center.z = QI[QI_O + 2];
+  const hx = QI[QI_H], hy = QI[QI_H + 1], hz = QI[QI_H + 2];
+  b.halfExtents.x = hx;
+  b.halfExtents.y = hy;
+  b.halfExtents.z = hz;
+  const x = QI[QI_Q], y = QI[QI_Q + 1], z = QI[QI_Q + 2], w = QI[QI_Q + 3];
+  const q = b.rotation;
+  q.x = x;
+  q.y = y;
+  q.z = z;
+  q.w = w;
+  // World half sizes of the rotated box: Σ |R_ij|·h_j (Ericson 4.2.6).
+  const r00 = 1 - 2 * (y * y + z * z), r01 = 2 * (x * y - z * w), r02 = 2 * (x * z + y * w);
+  const r10 = 2 * (x * y + z * w), r11 = 1 - 2 * (x * x + z * z), r12 = 2 * (y * z - x * w);
+  const r20 = 2 * (x * z - y * w), r21 = 2 * (y * z + x * w), r22 = 1 - 2 * (x * x + y * y);
+  QB[3] = Math.abs(r00) * hx + Math.abs(r01) * hy + Math.abs(r02) * hz;
+  QB[4] = Math.abs(r10) * hx + Math.abs(r11) * hy + Math.abs(r12) * hz;
+  QB[5] = Math.abs(r20) * hx + Math.abs(r21) * hy + Math.abs(r22) * hz;
+  queryBounds();
+  return collect(physics, s, out, true);
+}

@@ -1,0 +1,141 @@
+/**
+ * Contacts of dynamic bodies: the pairs a dynamic sphere actually touched along the path it took
+ * this tick (its first touch of each pair: an impact it reacted to, a touch it slid along or left,
+ * or a sensor it crossed), recorded by the resolution, then merged with the narrowphase's contacts
+ * of the other pairs into `physics.contacts`, sorted by (a, b).
+ *
+ * Conventions as the contact list's: a is the sphere of a sphere–box pair and the lower id of two
+ * spheres; the normal points from b toward a; the point is on b, in the world at the time of
+ * impact; toi is the fraction of the tick at that time; depth is the overlap then (0 for a swept
+ * touch). Numbers are passed through the named slots of `REC_IN` (no boxing).
+ * @module
+ */
+import { sortIds } from '../grid/sortIds.js';
+import { contactListReserve } from '../physics/idLists.js';
+import type { ContactList } from '../physics/physicsTypes.js';
+import { REC_SLOTS, reserveRecord, type ResponseState } from './responseState.js';
+
+/** Input slots of `recordContact`: normal from the partner toward the owner, depth, world point, toi. */
+export const REC_IN = new Float64Array(REC_SLOTS);
+export const RI_NX = 0, RI_DEPTH = 3, RI_PX = 4, RI_TOI = 7;
+
+/** Whether the pair (a, b) has a record (owned by a). */
+function hasRecord(s: ResponseState, a: number, b: number): boolean {
+  for (let r = s.head[a]; r >= 0; r = s.recNext[r]) if (s.recB[r] === b) return true;
+  return false;
+}
+
+/** Orders the pair of dynamic `owner` and `other`: returns the contact's a (b is the other one). */
+function pairA(owner: number, other: number, otherSphere: boolean): number {
+  return otherSphere && other < owner ? other : owner;
+}
+
+/** Whether the pair of `owner` and `other` was recorded this tick. */
+export function isRecorded(s: ResponseState, owner: number, other: number, otherSphere: boolean): boolean {
+  const a = pairA(owner, other, otherSphere);
+  return hasRecord(s, a, a === owner ? other : owner);
+}
+
+/**
+ * Records the first touch of the pair of dynamic `owner` and `other` this tick from `REC_IN`
+ * (normal from other toward owner); a later touch of the same pair is ignored. `flags`: ContactFlags
+ * bits (SENSOR).
+ */
+export function recordContact(s: ResponseState, owner: number, other: number, otherSphere: boolean, flags: number): void {
+  const a = pairA(owner, other, otherSphere);
+  const b = a === owner ? other : owner;
+  if (hasRecord(s, a, b)) return;
+  reserveRecord(s);
+  const r = s.recCount++;
+  if (s.head[a] < 0) s.owners[s.ownerCount++] = a;
+  s.recA[r] = a;
+  s.recB[r] = b;
+  s.recNext[r] = s.head[a];
+  s.head[a] = r;
+  s.recFlags[r] = flags;
+  const o = REC_SLOTS * r;
+  const sign = a === owner ? 1 : -1;
+  for (let k = 0; k < 3; k++) s.recF[o + k] = sign * REC_IN[RI_NX + k];
+  for (let k = 3; k < REC_SLOTS; k++) s.recF[o + k] = REC_IN[k];
+}
+
+/** Clears the records (and the owners' heads) for the next tick. */
+export function clearRecords(s: ResponseState): void {
+  for (let i = 0; i < s.ownerCount; i++) s.head[s.owners[i]] = -1;
+  s.ownerCount = 0;
+  s.recCount = 0;
+}
+
+/** Copies contact `i` of `from` to slot `j` of `to` (room reserved). */
+function copyContact(from: ContactList, i: number, to: ContactList, j: number): void {
+  to.a[j] = from.a[i];
+  to.b[j] = from.b[i];
+  to.nx[j] = from.nx[i];
+  to.ny[j] = from.ny[i];
+  to.nz[j] = from.nz[i];
+  to.depth[j] = from.depth[i];
+  to.px[j] = from.px[i];
+  to.py[j] = from.py[i];
+  to.pz[j] = from.pz[i];
+  to.toi[j] = from.toi[i];
+  to.flags[j] = from.flags[i];
+}
+
+/** Writes record `r` to slot `j` of `to` (room reserved). */
+function writeRecord(s: ResponseState, r: number, to: ContactList, j: number): void {
+  const o = REC_SLOTS * r;
+  const f = s.recF;
+  to.a[j] = s.recA[r];
+  to.b[j] = s.recB[r];
+  to.nx[j] = f[o];
+  to.ny[j] = f[o + 1];
+  to.nz[j] = f[o + 2];
+  to.depth[j] = f[o + 3];
+  to.px[j] = f[o + 4];
+  to.py[j] = f[o + 5];
+  to.pz[j] = f[o + 6];
+  to.toi[j] = f[o + 7];
+  to.flags[j] = s.recFlags[r];
+}
+
+/** Puts owner `a`'s records in `s.sorted`, ascending by b; returns how many. */
+function sortOwner(s: ResponseState, a: number): number {
+  let n = 0;
+  const sorted = s.sorted;
+  for (let r = s.head[a]; r >= 0; r = s.recNext[r]) {
+    const b = s.recB[r];
+    let k = n++;
+    while (k > 0 && s.recB[sorted[k - 1]] > b) {
+      sorted[k] = sorted[k - 1];
+      k--;
+    }
+    sorted[k] = r;
+  }
+  return n;
+}
+
+/**
+ * Merges the records into `list` (which holds the narrowphase's contacts of the other pairs, sorted
+ * by (a, b)), keeping it sorted; `base` is scratch.
+ */
+export function mergeRecords(s: ResponseState, list: ContactList, base: ContactList): void {
+  const n0 = list.count;
+  contactListReserve(base, n0);
+  for (let i = 0; i < n0; i++) copyContact(list, i, base, i);
+  contactListReserve(list, n0 + s.recCount);
+  sortIds(s.owners, s.ownerCount);
+  let i = 0;
+  let j = 0;
+  for (let o = 0; o < s.ownerCount; o++) {
+    const a = s.owners[o];
+    const n = sortOwner(s, a);
+    for (let k = 0; k < n; k++) {
+      const r = s.sorted[k];
+      const b = s.recB[r];
+      while (i < n0 && (base.a[i] < a || (base.a[i] === a && base.b[i] < b))) copyContact(base, i++, list, j++);
+      writeRecord(s, r, list, j++);
+    }
+  }
+  while (i < n0) copyContact(base, i++, list, j++);
+  list.count = j;
+}

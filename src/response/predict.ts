@@ -1,0 +1,286 @@
+/**
+ * Prediction of a dynamic sphere's next impact: from its pose at the current time T (a fraction of
+ * the tick), the earliest time its remaining path (velocity × dt × (1 − T)) touches an obstacle or
+ * another dynamic sphere approaching it, by the exact casts of src/geometry (castSphereBox,
+ * castSphereSphere) with the motion relative to the partner. World frame, length units; the normal
+ * points from the partner toward the sphere; the point is on the partner, in the world at impact.
+ *
+ * Candidates come from the grids the broadphase built this tick, queried with the bounds of the
+ * remaining path: static boxes (exact), kinematic bodies (their items cover the whole tick's swept
+ * bounds: exact) and dynamic spheres (their items cover a ball of their start-of-tick speed).
+ *
+ * Touching (toi 0): a pair whose relative normal velocity is not approaching (≥ −1e-12 × the
+ * relative speed) is a touch, recorded as a contact and ignored (a sphere against a convex body
+ * that does not approach at the touch never enters it along a straight path); an approaching one
+ * is an impact now. At T = 0 a sphere overlapping an obstacle is first pushed out along the
+ * contact normal by the depth.
+ * @module
+ */
+import { WHOLE_TICK } from '../grid/cells.js';
+import { gridQuerySlice } from '../grid/query.js';
+import { castSphereBox } from '../geometry/castSphereBox.js';
+import { castSphereSphere } from '../geometry/castSphereSphere.js';
+import { contactSphereBox } from '../geometry/contactSphereBox.js';
+import { contactSphereSphere } from '../geometry/contactSphereSphere.js';
+import { ScratchBox, ScratchCast, ScratchContact, ScratchSphere, ScratchVec3 } from '../geometry/scratch.js';
+import { loadBox, SW_MX, SW_R, SW_X, SWEEP, sweptSphereBounds } from '../physics/bodyReads.js';
+import { internalsOf } from '../physics/internal.js';
+import { BodyFlags, ContactFlags, type Physics } from '../physics/physicsTypes.js';
+import { heapPush } from './eventQueue.js';
+import { isRecorded, recordContact, REC_IN, RI_DEPTH, RI_NX, RI_PX, RI_TOI } from './contactRecords.js';
+import { C_REST, CONFIG } from './react.js';
+import { addConstraint } from './solver.js';
+import { DYNAMIC, R_CASTS, reserveEvents, type ResponseState } from './responseState.js';
+
+const { SPHERE, BOX, MOVING, SENSOR } = BodyFlags;
+
+/** A touch approaching slower than this fraction of the relative speed is not an impact. */
+export const APPROACH_EPS = 1e-12;
+/**
+ * Start-of-tick gap (fraction of the sphere's radius) within which a pair goes to the start-of-tick
+ * solve as a resting contact (as well as being cast exactly).
+ */
+export const REST_SKIN = 1e-4;
+/**
+ * With gravity, two dynamic spheres touching and approaching slower than this fraction of the rest
+ * speed (two ticks of gravity) are a resting touch too (what the start-of-tick solve leaves: at
+ * most 2e-4 × g dt² of sinking per tick).
+ */
+export const REST_TOL = 1e-4;
+/** Push-outs per tick of a sphere overlapping obstacles at the start of the tick, then as many again for deep overlaps. */
+export const PUSH_OUTS = 3;
+/**
+ * An overlap deeper than this fraction of the pose's scale (1 + |centre|₁ + radius) is not rounding.
+ * Pushing a sphere out of a box can leave an overlap of about 1e-16 of the scale, which the first
+ * PUSH_OUTS passes push out again (often without moving the sphere): the next PUSH_OUTS passes push
+ * only deeper overlaps, so that a second box the sphere started in is still left.
+ */
+export const PUSH_EPS = 1e-12;
+/** Which start-of-tick overlaps the current pass pushes out. */
+const PUSH_NONE = 0, PUSH_ANY = 1, PUSH_DEEP = 2;
+
+const sphereA = new ScratchSphere();
+const sphereX = new ScratchSphere();
+const box = new ScratchBox();
+const motion = new ScratchVec3();
+const cast = new ScratchCast();
+const contact = new ScratchContact();
+const q = new Float64Array(6);
+/** Partner's velocity over its remaining path this tick (length units per second; 0 when at rest). */
+const partnerV = new Float64Array(3);
+/** The best event so far: time, partner, normal, world point. */
+const best = new Float64Array(8);
+const B_TIME = 0, B_PARTNER = 1, B_N = 2, B_P = 5;
+/** The time the current prediction starts from (a typed slot: no boxed number between functions). */
+const NOW = new Float64Array(1);
+/** Which start-of-tick overlaps push the sphere out in this pass (PUSH_NONE, PUSH_ANY, PUSH_DEEP). */
+let pushing = PUSH_ANY;
+/** Start-of-tick contacts listed before this prediction (a push-out pass lists them again). */
+let conStart = 0;
+/** Whether touches at time 0 are collected for the start-of-tick solve (the first predictions). */
+export const COLLECT = new Uint8Array(1);
+/** Normal of a collected touch. */
+const touchN = new Float64Array(3);
+
+/** Loads the partner's shape at time T into `sphereX` or `box`, and its velocity into `partnerV`. */
+function loadPartner(physics: Physics, s: ResponseState, x: number): void {
+  const now = NOW[0];
+  const { Position: p, Velocity: v } = physics.components;
+  const f = internalsOf(physics).flags[x];
+  const st = s.state[x];
+  const moving = st === DYNAMIC || (st === 0 && (f & MOVING) !== 0);
+  const dt = physics.dt;
+  const vx = moving ? v.x[x] : 0, vy = moving ? v.y[x] : 0, vz = moving ? v.z[x] : 0;
+  partnerV[0] = vx;
+  partnerV[1] = vy;
+  partnerV[2] = vz;
+  const lag = st === 0 ? now * dt : (now - s.time[x]) * dt;
+  const cx = p.x[x] + vx * lag, cy = p.y[x] + vy * lag, cz = p.z[x] + vz * lag;
+  if ((f & SPHERE) !== 0) {
+    sphereX.center.x = cx;
+    sphereX.center.y = cy;
+    sphereX.center.z = cz;
+    sphereX.radius = physics.components.Sphere.radius[x];
+    return;
+  }
+  loadBox(physics, x, box);
+  box.center.x = cx;
+  box.center.y = cy;
+  box.center.z = cz;
+}
+
+/** Queries both grids with the bounds of `a`'s remaining path into `internal.query`. */
+function queryPath(physics: Physics, a: number): void {
+  const now = NOW[0];
+  const internal = internalsOf(physics);
+  const { Position: p, Velocity: v, Sphere: sp } = physics.components;
+  const t = (1 - now) * physics.dt;
+  SWEEP[SW_X] = p.x[a];
+  SWEEP[SW_X + 1] = p.y[a];
+  SWEEP[SW_X + 2] = p.z[a];
+  SWEEP[SW_R] = sp.radius[a];
+  SWEEP[SW_MX] = v.x[a] * t;
+  SWEEP[SW_MX + 1] = v.y[a] * t;
+  SWEEP[SW_MX + 2] = v.z[a] * t;
+  sweptSphereBounds(q);
+  const out = internal.query;
+  out.count = 0;
+  gridQuerySlice(internal.staticGrid, out, q, 0, WHOLE_TICK);
+  if (internal.dynamicGrid.count > 0) gridQuerySlice(internal.dynamicGrid, out, q, 0, WHOLE_TICK);
+}
+
+/** Whether `a` and `x` may touch: shapes, filters. */
+function mayTouch(physics: Physics, a: number, x: number): boolean {
+  if (x === a || (internalsOf(physics).flags[x] & (SPHERE | BOX)) === 0) return false;
+  const { group, mask } = physics.components.CollisionFilter;
+  return (group[a] & mask[x]) !== 0 && (group[x] & mask[a]) !== 0;
+}
+
+/** Pushes `a` out of obstacle `x` (overlapping at the start of the tick) by the contact depth; records it. */
+function pushOut(physics: Physics, s: ResponseState, a: number, x: number, flags: number): boolean {
+  const xSphere = (internalsOf(physics).flags[x] & SPHERE) !== 0;
+  const hit = xSphere ? contactSphereSphere(sphereA, sphereX, contact) : contactSphereBox(sphereA, box, contact);
+  if (!hit) return false;
+  const d = contact.depth;
+  const c = sphereA.center;
+  if (pushing === PUSH_DEEP && !(d > PUSH_EPS * (1 + Math.abs(c.x) + Math.abs(c.y) + Math.abs(c.z) + sphereA.radius))) return false;
+  const n = contact.normal;
+  REC_IN[RI_NX] = n.x;
+  REC_IN[RI_NX + 1] = n.y;
+  REC_IN[RI_NX + 2] = n.z;
+  REC_IN[RI_DEPTH] = d;
+  REC_IN[RI_PX] = contact.point.x;
+  REC_IN[RI_PX + 1] = contact.point.y;
+  REC_IN[RI_PX + 2] = contact.point.z;
+  REC_IN[RI_TOI] = 0;
+  recordContact(s, a, x, xSphere, flags);
+  if (!(d > 0) || (flags & ContactFlags.SENSOR) !== 0) return false;
+  const p = physics.components.Position;
+  p.x[a] += n.x * d;
+  p.y[a] += n.y * d;
+  p.z[a] += n.z * d;
+  return true;
+}
+
+/** Records a touch of `a` and `x` at time `now` from `cast` (toi 0). */
+function recordTouch(s: ResponseState, a: number, x: number, xSphere: boolean, flags: number): void {
+  REC_IN[RI_NX] = cast.normal.x;
+  REC_IN[RI_NX + 1] = cast.normal.y;
+  REC_IN[RI_NX + 2] = cast.normal.z;
+  REC_IN[RI_DEPTH] = 0;
+  REC_IN[RI_PX] = cast.point.x;
+  REC_IN[RI_PX + 1] = cast.point.y;
+  REC_IN[RI_PX + 2] = cast.point.z;
+  REC_IN[RI_TOI] = NOW[0];
+  recordContact(s, a, x, xSphere, flags);
+}
+
+/**
+ * Casts `a` (at its pose at time `now`) against candidate `x`; keeps the earliest impact in `best`.
+ * Returns true when `a` was pushed out of an overlap (the caller predicts again).
+ */
+function castPartner(physics: Physics, s: ResponseState, a: number, x: number): boolean {
+  const now = NOW[0];
+  const flags = internalsOf(physics).flags;
+  const sensor = ((flags[a] | flags[x]) & SENSOR) !== 0 ? ContactFlags.SENSOR : 0;
+  const xSphere = (flags[x] & SPHERE) !== 0;
+  if (sensor !== 0 && isRecorded(s, a, x, xSphere)) return false;
+  loadPartner(physics, s, x);
+  const v = physics.components.Velocity;
+  const rx = v.x[a] - partnerV[0], ry = v.y[a] - partnerV[1], rz = v.z[a] - partnerV[2];
+  const t = (1 - now) * physics.dt;
+  motion.x = rx * t;
+  motion.y = ry * t;
+  motion.z = rz * t;
+  s.work[R_CASTS]++;
+  const hit = xSphere ? castSphereSphere(sphereA, motion, sphereX, cast) : castSphereBox(sphereA, motion, box, cast);
+  if (!hit) return false;
+  const u = cast.toi;
+  if (u === 0) {
+    if (now === 0 && pushing !== PUSH_NONE && s.state[x] === 0 && sensor === 0 && pushOut(physics, s, a, x, sensor)) return true;
+    const n = cast.normal;
+    const vn = rx * n.x + ry * n.y + rz * n.z;
+    if (now === 0 && COLLECT[0] === 1 && sensor === 0 && (s.state[x] !== DYNAMIC || a < x)) {
+      touchN[0] = n.x;
+      touchN[1] = n.y;
+      touchN[2] = n.z;
+      addConstraint(s, a, x, touchN);
+    }
+    if (sensor !== 0 || vn >= -(APPROACH_EPS * Math.sqrt(rx * rx + ry * ry + rz * rz) + (s.state[x] === DYNAMIC ? REST_TOL * CONFIG[C_REST] : 0))) {
+      recordTouch(s, a, x, xSphere, sensor);
+      return false;
+    }
+  }
+  if (u > 0 && now === 0 && COLLECT[0] === 1 && sensor === 0 && (s.state[x] !== DYNAMIC || a < x) && u * u * (motion.x * motion.x + motion.y * motion.y + motion.z * motion.z) <= REST_SKIN * REST_SKIN * sphereA.radius * sphereA.radius) {
+    // Within the rest skin at the start of the tick: a resting contact for the solve as well.
+    touchN[0] = cast.normal.x;
+    touchN[1] = cast.normal.y;
+    touchN[2] = cast.normal.z;
+    addConstraint(s, a, x, touchN);
+  }
+  const te = u === 0 ? now : now + u * (1 - now);
+  if (te > best[B_TIME] || (te === best[B_TIME] && x > best[B_PARTNER])) return false;
+  const lag = u * t;
+  best[B_TIME] = te;
+  best[B_PARTNER] = x;
+  best[B_N] = cast.normal.x;
+  best[B_N + 1] = cast.normal.y;
+  best[B_N + 2] = cast.normal.z;
+  best[B_P] = cast.point.x + partnerV[0] * lag;
+  best[B_P + 1] = cast.point.y + partnerV[1] * lag;
+  best[B_P + 2] = cast.point.z + partnerV[2] * lag;
+  return false;
+}
+
+/** One pass over `a`'s candidates; returns true when `a` was pushed out (predict again). */
+function scan(physics: Physics, s: ResponseState, a: number): boolean {
+  const p = physics.components.Position;
+  queryPath(physics, a);
+  sphereA.center.x = p.x[a];
+  sphereA.center.y = p.y[a];
+  sphereA.center.z = p.z[a];
+  sphereA.radius = physics.components.Sphere.radius[a];
+  best[B_TIME] = 2;
+  best[B_PARTNER] = 0;
+  s.conCount = conStart;
+  const query = internalsOf(physics).query;
+  const n = query.count;
+  for (let k = 0; k < n; k++) {
+    const x = query.ids[k];
+    if (mayTouch(physics, a, x) && castPartner(physics, s, a, x)) return true;
+  }
+  return false;
+}
+
+/** Appends the event in `best` for owner `a`. */
+function pushBest(s: ResponseState, a: number): void {
+  reserveEvents(s, 1);
+  const e = s.evCount++;
+  const x = best[B_PARTNER];
+  s.evTime[e] = best[B_TIME];
+  s.evA[e] = a;
+  s.evB[e] = x;
+  s.evVa[e] = s.version[a];
+  s.evVb[e] = s.version[x];
+  for (let k = 0; k < 3; k++) {
+    s.evN[3 * e + k] = best[B_N + k];
+    s.evP[3 * e + k] = best[B_P + k];
+  }
+  heapPush(s, e);
+}
+
+/**
+ * Predicts the next impact of dynamic body `a`, whose Position is its pose at time `clock[0]` (its
+ * local time), and queues it; records the touches found on the way.
+ */
+export function predict(physics: Physics, s: ResponseState, a: number, clock: Float64Array): void {
+  NOW[0] = clock[0];
+  conStart = s.conCount;
+  // Push-outs (overlaps at the start of the tick): PUSH_OUTS of any depth, PUSH_OUTS more of deep
+  // overlaps only; then predict from where it is.
+  for (let pass = 0; ; pass++) {
+    pushing = pass < PUSH_OUTS ? PUSH_ANY : pass < 2 * PUSH_OUTS ? PUSH_DEEP : PUSH_NONE;
+    if (!scan(physics, s, a)) break;
+  }
+  if (best[B_TIME] <= 1) pushBest(s, a);
+}

@@ -1,0 +1,193 @@
+/**
+ * Buffers of the collision response (src/response): per-body state within a tick, the event
+ * pool and its binary heap, and the contact records of dynamic bodies. Typed arrays only, grown by
+ * doubling outside the per-event loops; reset (not reallocated) at each tick.
+ *
+ * Times are fractions of the tick in [0, 1]; positions and normals in the world frame.
+ * @module
+ */
+
+import { queryOutCreate, type QueryOut } from '../grid/query.js';
+import { growArray as grow } from '../math/grow.js';
+
+/** Values of `ResponseState.state`. */
+export const DYNAMIC = 1, FROZEN = 2;
+
+/** Per-body slots of `ResponseState.planes`: up to two slide planes (unit normals) per body per tick. */
+export const PLANE_SLOTS = 6;
+
+/** The response's buffers. */
+export interface ResponseState {
+  /** Entity-id capacity of the per-body arrays. */
+  capacity: number;
+  /** Per body: local time (fraction of the tick) at which its Position is. */
+  time: Float64Array;
+  /** Per body: version stamp, bumped whenever its velocity changes (stale predictions are skipped). */
+  version: Uint32Array;
+  /** Per body: impacts resolved this tick. */
+  iterations: Uint16Array;
+  /** Per body: 1 when dynamic this tick, 2 when frozen (reached maxIterations: no more motion). */
+  state: Uint8Array;
+  /** Per body: slide planes this tick (count) and their normals (PLANE_SLOTS float64 each). */
+  planeCount: Uint8Array;
+  planes: Float64Array;
+  /** Per entity: first contact record owned by it (-1: none). */
+  head: Int32Array;
+  /** Dynamic bodies of this tick, ascending. */
+  bodies: Int32Array;
+  bodyCount: number;
+  /** Event pool: time, owner (dynamic), partner, their versions, normal and world point. */
+  evTime: Float64Array;
+  evA: Int32Array;
+  evB: Int32Array;
+  evVa: Uint32Array;
+  evVb: Uint32Array;
+  evN: Float64Array;
+  evP: Float64Array;
+  evCount: number;
+  /** Binary min-heap of event indices ordered by (time, lower id, higher id). */
+  heap: Int32Array;
+  heapSize: number;
+  /** Contact records: pair (a, b) as the contact list orders it, normal (b → a), depth, point, toi, flags. */
+  recA: Int32Array;
+  recB: Int32Array;
+  recF: Float64Array;
+  recFlags: Uint8Array;
+  recNext: Int32Array;
+  recCount: number;
+  /** Entities owning records this tick (for the merge and the reset of `head`). */
+  owners: Int32Array;
+  ownerCount: number;
+  /** Scratch: one owner's records, sorted by b. */
+  sorted: Int32Array;
+  /** Start-of-tick touching contacts (solver.ts): body, partner, normal (partner → body), impulse, target. */
+  conA: Int32Array;
+  conB: Int32Array;
+  conF: Float64Array;
+  conCount: number;
+  /** Per body: 1 when the start-of-tick solve changed its velocity. */
+  solved: Uint8Array;
+  /** Dynamic bodies near a body that froze (its own query buffer: predictions use the instance's). */
+  near: QueryOut;
+  /** Work of the last tick: slots `R_*`. */
+  work: Float64Array;
+}
+
+/** Constraint float slots (CON_SLOTS per contact): nx ny nz, accumulated impulse, target normal speed, inverse mass sum. */
+export const CON_SLOTS = 6;
+
+/** Record float slots (REC_SLOTS per record): nx ny nz depth px py pz toi. */
+export const REC_SLOTS = 8;
+/** Work slot: impacts resolved (reactions) in the last tick. */
+export const R_IMPACTS = 0;
+/** Work slot: events popped (valid or stale). */
+export const R_EVENTS = 1;
+/** Work slot: casts run. */
+export const R_CASTS = 2;
+/** Work slot: dynamic bodies stepped. */
+export const R_BODIES = 3;
+/** Work slot: bodies that reached maxIterations. */
+export const R_FROZEN = 4;
+
+/** Creates the response buffers for entity ids below `capacity`. */
+export function responseStateCreate(capacity: number): ResponseState {
+  const n = 64;
+  return {
+    capacity,
+    time: new Float64Array(capacity),
+    version: new Uint32Array(capacity),
+    iterations: new Uint16Array(capacity),
+    state: new Uint8Array(capacity),
+    planeCount: new Uint8Array(capacity),
+    planes: new Float64Array(capacity * PLANE_SLOTS),
+    head: new Int32Array(capacity).fill(-1),
+    bodies: new Int32Array(n),
+    bodyCount: 0,
+    evTime: new Float64Array(n),
+    evA: new Int32Array(n),
+    evB: new Int32Array(n),
+    evVa: new Uint32Array(n),
+    evVb: new Uint32Array(n),
+    evN: new Float64Array(3 * n),
+    evP: new Float64Array(3 * n),
+    evCount: 0,
+    heap: new Int32Array(n),
+    heapSize: 0,
+    recA: new Int32Array(n),
+    recB: new Int32Array(n),
+    recF: new Float64Array(REC_SLOTS * n),
+    recFlags: new Uint8Array(n),
+    recNext: new Int32Array(n),
+    recCount: 0,
+    owners: new Int32Array(n),
+    ownerCount: 0,
+    sorted: new Int32Array(n),
+    conA: new Int32Array(n),
+    conB: new Int32Array(n),
+    conF: new Float64Array(CON_SLOTS * n),
+    conCount: 0,
+    solved: new Uint8Array(capacity),
+    near: queryOutCreate(),
+    work: new Float64Array(5),
+  };
+}
+
+
+/** Makes the per-body arrays fit entity ids up to `maxEid` (when bodies were added). */
+export function responseReserveBodies(s: ResponseState, maxEid: number): void {
+  if (maxEid < s.capacity && maxEid < s.bodies.length) return;
+  let cap = s.capacity;
+  while (cap <= maxEid) cap *= 2;
+  if (cap !== s.capacity) {
+    s.time = grow(s.time, cap);
+    s.version = grow(s.version, cap);
+    s.iterations = grow(s.iterations, cap);
+    s.state = grow(s.state, cap);
+    s.planeCount = grow(s.planeCount, cap);
+    s.planes = grow(s.planes, cap * PLANE_SLOTS);
+    s.head = grow(s.head, cap, -1);
+    s.solved = grow(s.solved, cap);
+    s.capacity = cap;
+  }
+  let b = s.bodies.length;
+  while (b <= maxEid) b *= 2;
+  if (b !== s.bodies.length) s.bodies = grow(s.bodies, b);
+}
+
+/** Makes room for `n` more events (and heap slots). */
+export function reserveEvents(s: ResponseState, n: number): void {
+  const need = s.evCount + n;
+  if (need <= s.evTime.length) return;
+  let cap = s.evTime.length;
+  while (cap < need) cap *= 2;
+  s.evTime = grow(s.evTime, cap);
+  s.evA = grow(s.evA, cap);
+  s.evB = grow(s.evB, cap);
+  s.evVa = grow(s.evVa, cap);
+  s.evVb = grow(s.evVb, cap);
+  s.evN = grow(s.evN, 3 * cap);
+  s.evP = grow(s.evP, 3 * cap);
+  s.heap = grow(s.heap, cap);
+}
+
+/** Makes room for one more record (and owner). */
+export function reserveRecord(s: ResponseState): void {
+  if (s.recCount < s.recA.length && s.ownerCount < s.owners.length) return;
+  const cap = 2 * Math.max(s.recA.length, s.owners.length);
+  s.recA = grow(s.recA, cap);
+  s.recB = grow(s.recB, cap);
+  s.recF = grow(s.recF, REC_SLOTS * cap);
+  s.recFlags = grow(s.recFlags, cap);
+  s.recNext = grow(s.recNext, cap);
+  s.owners = grow(s.owners, cap);
+  s.sorted = grow(s.sorted, cap);
+}
+
+/** Makes room for one more start-of-tick contact. */
+export function reserveConstraint(s: ResponseState): void {
+  if (s.conCount < s.conA.length) return;
+  const cap = 2 * s.conA.length;
+  s.conA = grow(s.conA, cap);
+  s.conB = grow(s.conB, cap);
+  s.conF = grow(s.conF, CON_SLOTS * cap);
+}

@@ -1,0 +1,132 @@
+/**
+ * Resting contacts at the start of a tick: the pairs a dynamic sphere touches at time 0 (found by
+ * the first predictions, toi 0) are solved together before the events, by sequential impulses
+ * (Catto, "Iterative Dynamics with Temporal Coherence", GDC 2005; Box2D's velocity solver) with
+ * accumulated impulses clamped ≥ 0, so that a stack or a ball in a corner gets velocities that no
+ * longer approach any of its touching partners in a few sweeps, instead of one impact per event.
+ * Targets: the relative normal velocity after the solve is −e × before for an approach faster than
+ * the rest threshold (e: BOUNCE restitution against obstacles, the larger restitution of two
+ * dynamic spheres), else 0; a STOP body approaching an obstacle is stopped first. What the sweeps
+ * leave approaching is resolved as impacts by the events. World frame; normals from partner to body.
+ * @module
+ */
+import { ResponseMode } from '../../components/index.js';
+import { internalsOf } from '../physics/internal.js';
+import { BodyFlags, type Physics } from '../physics/physicsTypes.js';
+import { C_REST, CONFIG, inverseMass, restitutionOf } from './react.js';
+import { CON_SLOTS, DYNAMIC, reserveConstraint, type ResponseState } from './responseState.js';
+
+/** Most sweeps over the contacts per tick. */
+export const SOLVER_SWEEPS = 128;
+/**
+ * The sweeps stop once no velocity changed by more than this fraction of the largest approach
+ * speed (or of the rest speed) in a sweep.
+ */
+export const SOLVER_TOL = 1e-6;
+/** Slots: largest approach speed of the contacts, largest velocity change of the last sweep. */
+const scale = new Float64Array(2);
+
+/** Partner velocity of the current contact. */
+const w = new Float64Array(3);
+
+/** Appends a touching contact of dynamic `a` with `x`, normal from x toward a at `n[0..3]`. */
+export function addConstraint(s: ResponseState, a: number, x: number, n: Float64Array): void {
+  reserveConstraint(s);
+  const c = s.conCount++;
+  s.conA[c] = a;
+  s.conB[c] = x;
+  const o = CON_SLOTS * c;
+  s.conF[o] = n[0];
+  s.conF[o + 1] = n[1];
+  s.conF[o + 2] = n[2];
+}
+
+/** Scratch slots: restitutions and inverse masses of a pair. */
+const pair = new Float64Array(4);
+
+/** Loads the velocity of partner `x` into `w` (0 when static). */
+function loadW(physics: Physics, s: ResponseState, x: number): void {
+  const v = physics.components.Velocity;
+  const moving = s.state[x] === DYNAMIC || (s.state[x] === 0 && (internalsOf(physics).flags[x] & BodyFlags.MOVING) !== 0);
+  w[0] = moving ? v.x[x] : 0;
+  w[1] = moving ? v.y[x] : 0;
+  w[2] = moving ? v.z[x] : 0;
+}
+
+/** Sets each contact's target, inverse mass sum and impulse 0; stops STOP bodies that approach. */
+function prepare(physics: Physics, s: ResponseState): void {
+  const v = physics.components.Velocity;
+  const mode = physics.components.Response.mode;
+  const rest = CONFIG[C_REST];
+  scale[0] = 0;
+  for (let c = 0; c < s.conCount; c++) {
+    const a = s.conA[c], x = s.conB[c], o = CON_SLOTS * c;
+    const nx = s.conF[o], ny = s.conF[o + 1], nz = s.conF[o + 2];
+    loadW(physics, s, x);
+    const dyn = s.state[x] === DYNAMIC;
+    let vn = (v.x[a] - w[0]) * nx + (v.y[a] - w[1]) * ny + (v.z[a] - w[2]) * nz;
+    if (!dyn && vn < 0 && mode[a] === ResponseMode.STOP) {
+      v.x[a] = v.y[a] = v.z[a] = 0;
+      s.solved[a] = 1;
+      vn = -(w[0] * nx + w[1] * ny + w[2] * nz);
+    }
+    restitutionOf(physics, a, pair, 0);
+    pair[1] = 0;
+    if (dyn) restitutionOf(physics, x, pair, 1);
+    inverseMass(physics, a, pair, 2);
+    pair[3] = 0;
+    if (dyn) inverseMass(physics, x, pair, 3);
+    const e = dyn ? (pair[0] > pair[1] ? pair[0] : pair[1]) : mode[a] === ResponseMode.BOUNCE ? pair[0] : 0;
+    if (-vn > scale[0]) scale[0] = -vn;
+    s.conF[o + 3] = 0;
+    s.conF[o + 4] = vn < -rest ? -e * vn : 0;
+    s.conF[o + 5] = pair[2] + pair[3];
+  }
+}
+
+/** One sweep of sequential impulses over the contacts, forward or backward (alternating converges faster on chains). */
+function sweep(physics: Physics, s: ResponseState, backward: boolean): void {
+  const v = physics.components.Velocity;
+  const n = s.conCount;
+  scale[1] = 0;
+  for (let i = 0; i < n; i++) {
+    const c = backward ? n - 1 - i : i;
+    const a = s.conA[c], x = s.conB[c], o = CON_SLOTS * c;
+    const nx = s.conF[o], ny = s.conF[o + 1], nz = s.conF[o + 2];
+    loadW(physics, s, x);
+    const vn = (v.x[a] - w[0]) * nx + (v.y[a] - w[1]) * ny + (v.z[a] - w[2]) * nz;
+    const acc = s.conF[o + 3];
+    let next = acc + (s.conF[o + 4] - vn) / s.conF[o + 5];
+    if (next < 0) next = 0;
+    const d = next - acc;
+    if (d === 0) continue;
+    s.conF[o + 3] = next;
+    inverseMass(physics, a, pair, 2);
+    const ia = pair[2];
+    const dv = (d < 0 ? -d : d) * ia;
+    if (dv > scale[1]) scale[1] = dv;
+    v.x[a] += d * ia * nx;
+    v.y[a] += d * ia * ny;
+    v.z[a] += d * ia * nz;
+    s.solved[a] = 1;
+    if (s.state[x] !== DYNAMIC) continue;
+    inverseMass(physics, x, pair, 3);
+    const ix = pair[3];
+    v.x[x] -= d * ix * nx;
+    v.y[x] -= d * ix * ny;
+    v.z[x] -= d * ix * nz;
+    s.solved[x] = 1;
+  }
+}
+
+/** Solves the start-of-tick contacts; returns whether some velocity changed (`s.solved` marks which). */
+export function solveContacts(physics: Physics, s: ResponseState): boolean {
+  if (s.conCount === 0) return false;
+  prepare(physics, s);
+  const tol = SOLVER_TOL * (CONFIG[C_REST] > scale[0] ? CONFIG[C_REST] : scale[0]);
+  for (let k = 0; k < SOLVER_SWEEPS; k++) {
+    sweep(physics, s, (k & 1) === 1);
+    if (scale[1] <= tol) break;
+  }
+  return true;
+}

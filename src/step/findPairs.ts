@@ -1,0 +1,392 @@
+/**
+ * The broadphase of one tick: validate bodies, notice static boxes that changed, choose the cell
+ * size, (re)bucket the static boxes when needed, bucket the moving bodies, and list candidate pairs
+ * sorted by (a, b), with `a` the sphere of a sphere pair (the lower id of two spheres) and the lower
+ * id of a box–box pair (listed when at least one of the two boxes moves, see `boxPairs.ts`). Pure
+ * over the physics instance's typed arrays; no bitecs calls. World frame, length units, seconds.
+ *
+ * - Bounds: with continuous contacts on, a moving body's bounds cover its motion over the tick
+ *   (velocity × dt); otherwise its current pose (the dynamic grid's items: see `loadBody`). A body
+ *   whose motion is longer than a cell (and than itself) is split into time slices
+ *   (`src/grid/slices.ts`), at most about as many as there are bodies: each slice queries and
+ *   is bucketed on its own, and two slices pair only when their times meet, so a fast mover costs
+ *   what its path crosses.
+ * - Boxes without Velocity are static: bucketed in their own grid, re-bucketed only when one of them
+ *   changes (`staticBoxes.ts`).
+ * - Cell size and margin follow the scene (`src/grid/policy.ts`), unless `cellSize` is given.
+ * - Work counters (`internal.work`, slots `WORK_*` of internal.ts) count what the tick did.
+ * @module
+ */
+import { CELL_LIMIT, hashCell, WHOLE_TICK } from '../grid/cells.js';
+import { gridBuild, gridClear, gridInsertSlice, gridSetCellSize, gridSetMargin, WORK_CELLS, WORK_ITEMS } from '../grid/grid.js';
+import {
+  B_COVER, B_MEDIAN, bucketOf, CELL_PER_EXTENT, cellFor, DRIFT_BUCKETS, marginFor, sizeIn, sizeStatsAdd, sizeStatsAddFast, sizeStatsBuckets, sizeStatsClear,
+} from '../grid/policy.js';
+import { gridQuerySlice, queryOutReserve } from '../grid/query.js';
+import { sliceBody, sliceBounds, sliceDepth, S_CX, S_HX, S_MX, S_SIDE } from '../grid/slices.js';
+import { sortUniqueIds } from '../grid/sortIds.js';
+import { bounds, BOUNDS_PAD, boxBounds, validateBody } from '../physics/bodyReads.js';
+import { emitBoxPairs, mergeBoxPairs, movingBoxSize } from './boxPairs.js';
+import { PhysicsInputError } from '../physics/errors.js';
+import { pairListPush } from '../physics/idLists.js';
+import { checkStatic, rebuildStatic } from './staticBoxes.js';
+import { BodyFlags, type Physics } from '../physics/physicsTypes.js';
+import { internalsOf, WORK_CANDIDATES, WORK_CELLS_VISITED, WORK_ITEMS_VISITED, WORK_QUERIES, WORK_SLICES } from '../physics/internal.js';
+
+const { SPHERE, BOX, MOVING, RESPONSE } = BodyFlags;
+
+/** Scratch bounds of the current query or item. */
+const q = new Float64Array(6);
+
+/** Most slices (items, and queries) per tick beyond which moving bodies are no longer split. */
+const SLICE_BUDGET = 1 << 20;
+
+/** Throws for a moving body whose motion over the tick (velocity × dt) is not finite. */
+function motionError(physics: Physics, eid: number): never {
+  const { Velocity: v } = physics.components;
+  const dt = physics.dt;
+  const axis = !(v.x[eid] * dt - v.x[eid] * dt === 0) ? 'x' : !(v.y[eid] * dt - v.y[eid] * dt === 0) ? 'y' : 'z';
+  throw new PhysicsInputError({
+    eid,
+    field: `Velocity.${axis}`,
+    problem: `velocity × dt overflows: ${v[axis][eid]} × ${dt} is not finite`,
+  });
+}
+
+/**
+ * One pass over the bodies: with `physics.validate`, checks every sphere and moving box — a fast
+ * test of positions, motions (velocity × dt) and radii, and the full check (which names the field)
+ * for a body that fails it and for moving boxes. Adds each sphere's and moving box's extent to the
+ * size statistics. Returns, packed in one small integer (see `SCAN_*`): the body count, whether some
+ * sphere may collide with another sphere (the OR of sphere groups meets the OR of sphere masks),
+ * whether a moving box is present. Nothing but the return follows the loop: the loop is usually
+ * optimised on stack replacement during its first run, and code after it without type feedback
+ * would then deoptimise at every tick (measured: `work` stores there did).
+ */
+function scanBodies(physics: Physics): number {
+  const { flags, maxEid, sizes, cellSize: cell } = internalsOf(physics);
+  const { Position: p, Velocity: v, Sphere: s, CollisionFilter: filter } = physics.components;
+  const px = p.x, py = p.y, pz = p.z, vx = v.x, vy = v.y, vz = v.z, radius = s.radius;
+  const group = filter.group, mask = filter.mask;
+  const validate = physics.validate;
+  const dt = physics.dt;
+  const swept = physics.continuous ? 1 : 0;
+  let groups = 0;
+  let masks = 0;
+  let bodies = 0;
+  let movingBoxes = 0;
+  for (let eid = 1; eid <= maxEid; eid++) {
+    const f = flags[eid];
+    if ((f & (SPHERE | BOX)) !== 0) bodies++;
+    if ((f & SPHERE) !== 0) {
+      groups |= group[eid];
+      masks |= mask[eid];
+      const x = px[eid], y = py[eid], z = pz[eid], r = radius[eid];
+      const moving = (f & MOVING) !== 0;
+      const mx = moving ? vx[eid] * dt : 0, my = moving ? vy[eid] * dt : 0, mz = moving ? vz[eid] * dt : 0;
+      if (validate && !(x * 0 + y * 0 + z * 0 + mx * 0 + my * 0 + mz * 0 === 0 && r >= 0 && r !== Infinity)) {
+        validateBody(physics, eid, f);
+        motionError(physics, eid);
+      }
+      const ax = Math.abs(mx), ay = Math.abs(my), az = Math.abs(mz);
+      let e = 2 * r + swept * (ax > ay ? (ax > az ? ax : az) : ay > az ? ay : az);
+      // A point at rest: its extent is the padding of its bounds (the cell then sorts points apart).
+      if (e === 0) e = 2 * BOUNDS_PAD * (1 + Math.abs(x) + Math.abs(y) + Math.abs(z));
+      sizeIn[0] = e;
+      // A motion longer than a cell is sliced (see `querySpheres`): a fast mover (see policy.ts).
+      if (swept === 1 && cell > 0 && !(ax <= cell && ay <= cell && az <= cell)) sizeStatsAddFast(sizes);
+      else sizeStatsAdd(sizes);
+    } else if ((f & (BOX | MOVING)) === (BOX | MOVING)) {
+      movingBoxes++;
+      if (validate) {
+        validateBody(physics, eid, f);
+        const t = v.x[eid] * dt + v.y[eid] * dt + v.z[eid] * dt;
+        if (!(t - t === 0)) motionError(physics, eid);
+      }
+      movingBoxSize(physics, eid, f);
+    }
+  }
+  return bodies * SCAN_BODIES + ((groups & masks) !== 0 ? SCAN_SPHERE_SPHERE : 0) + (movingBoxes > 0 ? SCAN_MOVING_BOXES : 0);
+}
+
+/** Packing of `scanBodies`'s result: flag bits, then the body count times `SCAN_BODIES`. */
+const SCAN_SPHERE_SPHERE = 1;
+const SCAN_MOVING_BOXES = 2;
+const SCAN_BODIES = 4;
+
+/**
+ * Applies the cell size and margin policy (src/grid/policy.ts). A steady tick compares bucket
+ * indices only (integers: no heap number is made even before V8 optimises this once-per-tick code);
+ * a tick that re-buckets the static boxes anyway (bodies added or removed, a snapshot restored, a
+ * static box changed) re-reads the current cell side, so the choice depends on the state alone.
+ */
+function updatePolicy(physics: Physics): void {
+  const internal = internalsOf(physics);
+  const { sizes, buckets, staticGrid, dynamicGrid } = internal;
+  sizeStatsBuckets(sizes, buckets);
+  const median = buckets[B_MEDIAN];
+  const cover = buckets[B_COVER];
+  let dirty = internal.staticDirty;
+  if (dirty) internal.cellBucket = internal.cellSize > 0 ? bucketOf(internal.cellSize / CELL_PER_EXTENT) : -1;
+  if (median >= 0) {
+    const cell = internal.cellBucket;
+    if (!internal.cellSizeFixed && (cell < 0 || median > cell + DRIFT_BUCKETS || median < cell - DRIFT_BUCKETS)) {
+      internal.cellSize = cellFor(sizes, median);
+      internal.cellBucket = median;
+      dirty = true;
+    }
+    if (dirty || cover > internal.marginBucket || cover < internal.marginBucket - DRIFT_BUCKETS) {
+      gridSetMargin(staticGrid, marginFor(sizes, cover, internal.cellSize || 1));
+      internal.marginBucket = cover;
+      dirty = true;
+    }
+  }
+  if (!dirty) return;
+  gridSetCellSize(staticGrid, internal.cellSize || 1);
+  gridSetCellSize(dynamicGrid, internal.cellSize || 1);
+  internal.staticDirty = true;
+}
+
+/**
+ * Loads a body into `sliceBody`: centre, padded half sizes (as `bodies.ts` pads bounds), motion over
+ * the tick (0 unless moving, with continuous contacts on or some body with Response: the response
+ * always sweeps and finds its kinematic and dynamic partners here), and the slice length: one cell,
+ * or the body's own size when larger (a slice shorter than the body would only repeat it). Spheres
+ * read their fields; boxes go through their unswept world bounds.
+ */
+function loadBody(physics: Physics, eid: number, f: number): void {
+  const { Position: p, Velocity: v, Sphere: s } = physics.components;
+  const swept = physics.continuous || internalsOf(physics).responseCount !== 0;
+  const t = (f & MOVING) !== 0 && swept ? physics.dt : 0;
+  const b = sliceBody;
+  const mx = t === 0 ? 0 : v.x[eid] * t, my = t === 0 ? 0 : v.y[eid] * t, mz = t === 0 ? 0 : v.z[eid] * t;
+  b[S_MX] = mx;
+  b[S_MX + 1] = my;
+  b[S_MX + 2] = mz;
+  const cell = internalsOf(physics).dynamicGrid.cellSize;
+  if ((f & SPHERE) !== 0) {
+    const x = p.x[eid], y = p.y[eid], z = p.z[eid];
+    // A dynamic sphere (Response) may turn within the tick: its item is the ball its speed reaches.
+    const r = s.radius[eid] + ((f & RESPONSE) !== 0 && t !== 0 ? Math.abs(mx) + Math.abs(my) + Math.abs(mz) : 0);
+    if (r !== s.radius[eid]) b[S_MX] = b[S_MX + 1] = b[S_MX + 2] = 0;
+    const h = r + BOUNDS_PAD * (1 + Math.abs(x) + Math.abs(y) + Math.abs(z) + 3 * r + Math.abs(mx) + Math.abs(my) + Math.abs(mz));
+    b[S_CX] = x;
+    b[S_CX + 1] = y;
+    b[S_CX + 2] = z;
+    b[S_HX] = h;
+    b[S_HX + 1] = h;
+    b[S_HX + 2] = h;
+    b[S_SIDE] = 2 * h > cell ? 2 * h : cell;
+    return;
+  }
+  boxBounds(physics, eid, f, false);
+  const pad = BOUNDS_PAD * (Math.abs(mx) + Math.abs(my) + Math.abs(mz));
+  let side = cell;
+  for (let a = 0; a < 3; a++) {
+    const h = (bounds[a + 3] - bounds[a]) * 0.5;
+    b[S_CX + a] = bounds[a] + h;
+    b[S_HX + a] = h * (1 + 1e-15) + pad;
+    if (2 * h > side) side = 2 * h;
+  }
+  b[S_SIDE] = side;
+}
+
+/**
+ * Adds moving boxes to the dynamic grid, and spheres when some sphere may collide with another
+ * sphere (sliced); the caller builds it (nothing follows the loop, see `scanBodies`).
+ */
+function rebuildDynamic(physics: Physics, sphereSphere: boolean): void {
+  const internal = internalsOf(physics);
+  const { flags, maxEid, dynamicGrid, work } = internal;
+  gridClear(dynamicGrid);
+  if (!sphereSphere && internal.movingBoxes === 0) return;
+  for (let eid = 1; eid <= maxEid; eid++) {
+    const f = flags[eid];
+    if ((f & SPHERE) !== 0 ? !sphereSphere : (f & (BOX | MOVING)) !== (BOX | MOVING)) continue;
+    loadBody(physics, eid, f);
+    let d = sliceDepth(internal.sliceCap);
+    if (d > 0 && work[WORK_SLICES] + (1 << d) > SLICE_BUDGET) d = 0;
+    const n = 1 << d;
+    for (let j = 0; j < n; j++) {
+      sliceBounds(d, j, q, 0);
+      gridInsertSlice(dynamicGrid, eid, q, 0, d === 0 ? WHOLE_TICK : n + j);
+    }
+    work[WORK_SLICES] += n;
+  }
+}
+
+/** Throws when this tick's candidate pairs would exceed the contact budget, at sphere `a`. */
+function budgetError(physics: Physics, a: number, candidates: number): never {
+  const internal = internalsOf(physics);
+  const budget = internal.contactBudget;
+  throw new PhysicsInputError({
+    eid: a,
+    field: 'options.contactBudget',
+    problem: `this tick has more than ${budget} candidate contact pairs (the contact budget): ${internal.pairs.count} listed ` +
+      `before entity ${a}, which adds up to ${candidates} more. Spread the bodies out, filter pairs (CollisionFilter), or raise contactBudget`,
+  });
+}
+
+/** Appends the pairs of sphere `a` with its candidates that pass the filters. */
+function emitPairs(physics: Physics, a: number): void {
+  const internal = internalsOf(physics);
+  const { flags, query, pairs } = internal;
+  const { group, mask } = physics.components.CollisionFilter;
+  const ids = query.ids;
+  const n = sortUniqueIds(ids, query.count);
+  const budget = internal.contactBudget;
+  const ga = group[a];
+  const ma = mask[a];
+  for (let k = 0; k < n; k++) {
+    const b = ids[k];
+    if (b === a || ((flags[b] & SPHERE) !== 0 && b < a)) continue;
+    if ((ga & mask[b]) === 0 || (group[b] & ma) === 0) continue;
+    if (pairs.count >= budget) budgetError(physics, a, n - k);
+    pairListPush(pairs, a, b);
+  }
+}
+
+/** Queries one sphere's or moving box's candidates, slice by slice of its motion, and emits its pairs. */
+function querySliced(physics: Physics, eid: number, f: number, hasDynamic: boolean): void {
+  const internal = internalsOf(physics);
+  const { staticGrid, dynamicGrid, query, work } = internal;
+  loadBody(physics, eid, f);
+  let d = sliceDepth(internal.sliceCap);
+  if (d > 0 && work[WORK_QUERIES] + (1 << d) > SLICE_BUDGET) d = 0;
+  const n = 1 << d;
+  query.count = 0;
+  for (let j = 0; j < n; j++) {
+    sliceBounds(d, j, q, 0);
+    gridQuerySlice(staticGrid, query, q, 0, WHOLE_TICK);
+    if (hasDynamic) gridQuerySlice(dynamicGrid, query, q, 0, d === 0 ? WHOLE_TICK : n + j);
+  }
+  work[WORK_QUERIES] += n;
+  if (query.count === 0) return;
+  if ((f & SPHERE) !== 0) emitPairs(physics, eid);
+  else emitBoxPairs(physics, eid);
+}
+
+/**
+ * Every sphere's queries. The common case (a motion no longer than a cell: one slice) is inline:
+ * the swept bounds as `sweptSphereBounds` (bodies.ts) writes them, one lookup per grid (with only
+ * static boxes to meet, the static grid's single cell is looked up here); longer motions go slice
+ * by slice. Returns the number of queries. Both copies are kept inline on measurement: calling
+ * `sweptSphereBounds` from this loop cost 1.08x the broadphase at 10,000 spheres side by side, and
+ * a shared single-cell lookup (`query.ts`) 1.01–1.05x.
+ */
+function querySpheres(physics: Physics): number {
+  const internal = internalsOf(physics);
+  const { flags, maxEid, staticGrid, dynamicGrid, query, work } = internal;
+  const { Position: p, Velocity: v, Sphere: s } = physics.components;
+  const px = p.x, py = p.y, pz = p.z, vx = v.x, vy = v.y, vz = v.z, radius = s.radius;
+  const dt = physics.continuous ? physics.dt : 0;
+  const side = dynamicGrid.cellSize;
+  const hasDynamic = dynamicGrid.count > 0;
+  if (query.ids.length < staticGrid.count) queryOutReserve(query, staticGrid.count);
+  // Only level 0 of the static grid in use and no dynamic grid: the single-cell lookup below.
+  const staticOnly = !hasDynamic && staticGrid.levelMask === 1 && staticGrid.count > 0;
+  const m = staticGrid.margin, inv = staticGrid.levelInv[0], tableMask = staticGrid.tableMask;
+  const { cellStart, cellItems, bounds: b, ids: staticIds, work: staticWork } = staticGrid;
+  let queries = 0;
+  for (let eid = 1; eid <= maxEid; eid++) {
+    const f = flags[eid];
+    // Dynamic spheres (Response) find their candidates as they move (src/response).
+    if ((f & SPHERE) === 0 || (f & (MOVING | RESPONSE | BOX)) === (MOVING | RESPONSE)) continue;
+    const t = (f & MOVING) !== 0 ? dt : 0;
+    const x = px[eid], y = py[eid], z = pz[eid], r = radius[eid];
+    const mx = vx[eid] * t, my = vy[eid] * t, mz = vz[eid] * t;
+    const ax = Math.abs(mx), ay = Math.abs(my), az = Math.abs(mz);
+    if (!(ax <= side && ay <= side && az <= side)) {
+      work[WORK_QUERIES] = queries;
+      querySliced(physics, eid, f, hasDynamic);
+      queries = work[WORK_QUERIES];
+      continue;
+    }
+    const pad = BOUNDS_PAD * (1 + Math.abs(x) + Math.abs(y) + Math.abs(z) + 3 * r + ax + ay + az);
+    q[0] = x - r + (mx < 0 ? mx : 0) - pad;
+    q[1] = y - r + (my < 0 ? my : 0) - pad;
+    q[2] = z - r + (mz < 0 ? mz : 0) - pad;
+    q[3] = x + r + (mx > 0 ? mx : 0) + pad;
+    q[4] = y + r + (my > 0 ? my : 0) + pad;
+    q[5] = z + r + (mz > 0 ? mz : 0) + pad;
+    // The static grid's single-cell lookup of `querySingleCell` (src/grid/query.ts), inline:
+    // the same arithmetic, so the same cell and the same entries (measured: 3–8 % of the broadphase at 10,000 spheres).
+    if (staticOnly) {
+      const x0 = q[0], y0 = q[1], z0 = q[2], x1 = q[3], y1 = q[4], z1 = q[5];
+      let u0 = (x0 + m) * inv, u1 = (x1 - m) * inv;
+      if (u0 > u1) u0 = u1 = (x0 + (x1 - x0) * 0.5) * inv;
+      let v0 = (y0 + m) * inv, v1 = (y1 - m) * inv;
+      if (v0 > v1) v0 = v1 = (y0 + (y1 - y0) * 0.5) * inv;
+      let w0 = (z0 + m) * inv, w1 = (z1 - m) * inv;
+      if (w0 > w1) w0 = w1 = (z0 + (z1 - z0) * 0.5) * inv;
+      const cx = Math.floor(u0), cy = Math.floor(v0), cz = Math.floor(w0);
+      if (u0 > -CELL_LIMIT && u1 < CELL_LIMIT && v0 > -CELL_LIMIT && v1 < CELL_LIMIT && w0 > -CELL_LIMIT && w1 < CELL_LIMIT &&
+        Math.floor(u1) === cx && Math.floor(v1) === cy && Math.floor(w1) === cz) {
+        const h = hashCell(cx, cy, cz, 0, tableMask);
+        const end = cellStart[h + 1];
+        staticWork[WORK_CELLS]++;
+        staticWork[WORK_ITEMS] += end - cellStart[h];
+        const out = query.ids; // holds every static item (reserved above): a bucket holds each once
+        let n = 0;
+        for (let k = cellStart[h]; k < end; k++) {
+          const o = 6 * cellItems[k];
+          if (b[o] <= x1 && b[o + 3] >= x0 && b[o + 1] <= y1 && b[o + 4] >= y0 && b[o + 2] <= z1 && b[o + 5] >= z0) out[n++] = staticIds[cellItems[k]];
+        }
+        queries++;
+        if (n > 0) {
+          query.count = n;
+          emitPairs(physics, eid);
+        }
+        continue;
+      }
+    }
+    query.count = 0;
+    gridQuerySlice(staticGrid, query, q, 0, WHOLE_TICK);
+    if (hasDynamic) gridQuerySlice(dynamicGrid, query, q, 0, WHOLE_TICK);
+    queries++;
+    if (query.count > 0) emitPairs(physics, eid);
+  }
+  return queries; // nothing else after the loop (see `scanBodies`)
+}
+
+/** Every moving box's queries (both grids, sliced), into box–box pairs merged with the sphere pairs. */
+function queryMovingBoxes(physics: Physics): void {
+  const internal = internalsOf(physics);
+  const { flags, maxEid } = internal;
+  internal.boxPairs.count = 0;
+  if (internal.movingBoxes === 0) return;
+  for (let eid = 1; eid <= maxEid; eid++) {
+    const f = flags[eid];
+    if ((f & (SPHERE | BOX | MOVING)) === (BOX | MOVING)) querySliced(physics, eid, f, true);
+  }
+  mergeBoxPairs(physics);
+}
+
+/**
+ * Runs the broadphase: fills `internalsOf(physics).pairs` with candidate pairs sorted by (a, b).
+ * Throws `PhysicsInputError` for invalid bodies (see `PhysicsOptions.validate`) and when the pairs
+ * exceed `contactBudget`.
+ */
+export function updateBroadphase(physics: Physics): void {
+  const internal = internalsOf(physics);
+  const { staticGrid, dynamicGrid, work } = internal;
+  staticGrid.work.fill(0);
+  dynamicGrid.work.fill(0);
+  work[WORK_QUERIES] = 0;
+  work[WORK_SLICES] = 0;
+  internal.pairs.count = 0;
+  checkStatic(physics);
+  sizeStatsClear(internal.sizes);
+  const scan = scanBodies(physics);
+  internal.sliceCap = 31 - Math.clz32(Math.floor(scan / SCAN_BODIES));
+  internal.movingBoxes = scan & SCAN_MOVING_BOXES;
+  updatePolicy(physics);
+  if (internal.staticDirty) rebuildStatic(physics);
+  rebuildDynamic(physics, (scan & SCAN_SPHERE_SPHERE) !== 0);
+  gridBuild(dynamicGrid);
+  work[WORK_QUERIES] = querySpheres(physics);
+  queryMovingBoxes(physics);
+  work[WORK_CANDIDATES] = internal.pairs.count;
+  work[WORK_CELLS_VISITED] = staticGrid.work[WORK_CELLS] + dynamicGrid.work[WORK_CELLS];
+  work[WORK_ITEMS_VISITED] = staticGrid.work[WORK_ITEMS] + dynamicGrid.work[WORK_ITEMS];
+}

@@ -1,0 +1,230 @@
+/**
+ * The narrowphase of one tick: every candidate pair through the geometry functions, into the world
+ * contact list (sorted by (a, b) because the candidate pairs are), then began/persisting/ended by a
+ * merge with the previous tick's pairs. Pure over typed arrays.
+ *
+ * Removal: the previous pairs of a body removed since the last narrowphase (entity, Position or
+ * shape component removed) are reported once in `ended` with `EndedFlags.REMOVED`; a recycled id's
+ * contacts are new (BEGAN), even with the same partner.
+ *
+ * A pair is in contact when the two bodies touch at any moment of the tick's motion (relative
+ * velocity × dt) with continuous contacts on, or at the current pose otherwise. `toi` is the first
+ * such fraction of the tick (0 when already touching at its start); normal, depth and point are
+ * those of the geometry API at the time of impact; the point is where it is in the world then.
+ * (Only `clearPurged` touches bitecs, for entities that stopped being bodies.)
+ * @module
+ */
+import { entityExists, hasComponent, removeComponent } from 'bitecs';
+import { castBoxBox } from '../geometry/castBoxBox.js';
+import { castSphereBox } from '../geometry/castSphereBox.js';
+import { castSphereSphere } from '../geometry/castSphereSphere.js';
+import { contactBoxBox } from '../geometry/contactBoxBox.js';
+import { contactSphereBox } from '../geometry/contactSphereBox.js';
+import { contactSphereSphere } from '../geometry/contactSphereSphere.js';
+import type { SphereShape, Vec3 } from '../geometry/types.js';
+import { ScratchBox, ScratchCast, ScratchContact, ScratchSphere, ScratchVec3 } from '../geometry/scratch.js';
+import { loadBox } from '../physics/bodyReads.js';
+import { contactListReserve, endedListPush, pairListPush } from '../physics/idLists.js';
+import { BodyFlags, ContactFlags, EndedFlags, type Physics } from '../physics/physicsTypes.js';
+import { internalsOf } from '../physics/internal.js';
+import { isDynamic, resolveResponse } from '../response/resolve.js';
+
+const { SPHERE, BOX, MOVING, SENSOR } = BodyFlags;
+
+const sphereA = new ScratchSphere();
+const sphereB = new ScratchSphere();
+const box = new ScratchBox();
+const boxA = new ScratchBox();
+const motion = new ScratchVec3();
+const motionB = new ScratchVec3();
+const contact = new ScratchContact();
+const cast = new ScratchCast();
+
+function loadSphere(physics: Physics, eid: number, out: SphereShape): void {
+  const p = physics.components.Position;
+  out.center.x = p.x[eid];
+  out.center.y = p.y[eid];
+  out.center.z = p.z[eid];
+  out.radius = physics.components.Sphere.radius[eid];
+}
+
+/** Writes eid's displacement over the tick (velocity × dt; 0 when static or not continuous) into `out`. */
+function loadMotion(physics: Physics, eid: number, out: Vec3): void {
+  const v = physics.components.Velocity;
+  const dt = (internalsOf(physics).flags[eid] & MOVING) === 0 || !physics.continuous ? 0 : physics.dt;
+  out.x = dt === 0 ? 0 : v.x[eid] * dt;
+  out.y = dt === 0 ? 0 : v.y[eid] * dt;
+  out.z = dt === 0 ? 0 : v.z[eid] * dt;
+}
+
+/** Appends the current `contact` (toi 0) or `cast` (toi > 0, point moved with b) to the list. */
+function pushContact(physics: Physics, a: number, b: number, swept: boolean): void {
+  const list = physics.contacts;
+  const i = list.count++;
+  const r = swept ? cast : contact;
+  list.a[i] = a;
+  list.b[i] = b;
+  list.nx[i] = r.normal.x;
+  list.ny[i] = r.normal.y;
+  list.nz[i] = r.normal.z;
+  list.depth[i] = swept ? 0 : contact.depth;
+  const t = swept ? cast.toi : 0;
+  list.toi[i] = t;
+  list.px[i] = r.point.x + t * motionB.x;
+  list.py[i] = r.point.y + t * motionB.y;
+  list.pz[i] = r.point.z + t * motionB.z;
+  const flags = internalsOf(physics).flags;
+  list.flags[i] = ((flags[a] | flags[b]) & SENSOR) !== 0 ? ContactFlags.SENSOR : 0;
+}
+
+/**
+ * Writes a's displacement relative to b over the tick into `motion` (b's own into `motionB`, for the
+ * contact point); returns whether a moves relative to b.
+ */
+function loadRelativeMotion(physics: Physics, a: number, b: number): boolean {
+  loadMotion(physics, a, motion);
+  loadMotion(physics, b, motionB);
+  motion.x -= motionB.x;
+  motion.y -= motionB.y;
+  motion.z -= motionB.z;
+  return motion.x !== 0 || motion.y !== 0 || motion.z !== 0;
+}
+
+function testPair(physics: Physics, a: number, b: number): void {
+  loadSphere(physics, a, sphereA);
+  const moving = loadRelativeMotion(physics, a, b);
+  if ((internalsOf(physics).flags[b] & SPHERE) !== 0) {
+    loadSphere(physics, b, sphereB);
+    if (contactSphereSphere(sphereA, sphereB, contact)) pushContact(physics, a, b, false);
+    else if (moving && castSphereSphere(sphereA, motion, sphereB, cast)) pushContact(physics, a, b, true);
+  } else {
+    loadBox(physics, b, box);
+    if (contactSphereBox(sphereA, box, contact)) pushContact(physics, a, b, false);
+    else if (moving && castSphereBox(sphereA, motion, box, cast)) pushContact(physics, a, b, true);
+  }
+}
+
+/**
+ * Box–box pair (a, b), a the lower id, at least one moving: the static contact, else (with relative
+ * motion) the swept one, as for spheres; normal from b toward a.
+ */
+function testBoxPair(physics: Physics, a: number, b: number): void {
+  loadBox(physics, a, boxA);
+  loadBox(physics, b, box);
+  const moving = loadRelativeMotion(physics, a, b);
+  if (contactBoxBox(boxA, box, contact)) pushContact(physics, a, b, false);
+  else if (moving && castBoxBox(boxA, motion, box, cast)) pushContact(physics, a, b, true);
+}
+
+/** Whether (a, b) is a box–box pair the broadphase lists: two boxes (not spheres), a < b, one moving. */
+function isBoxPair(flags: Uint8Array, a: number, b: number): boolean {
+  const fa = flags[a];
+  const fb = flags[b];
+  return (fa & (SPHERE | BOX)) === BOX && (fb & (SPHERE | BOX)) === BOX && a < b && ((fa | fb) & MOVING) !== 0;
+}
+
+/**
+ * Clears the removal marks once every consumer has seen them, and takes the Contact component off
+ * entities that survive but are no longer bodies (a removed Sphere or Box component).
+ */
+export function clearPurged(physics: Physics): void {
+  const { purgeList, purgeMark, flags } = internalsOf(physics);
+  const { world } = physics;
+  const Contact = physics.components.Contact;
+  for (let i = 0; i < purgeList.count; i++) {
+    const eid = purgeList.ids[i];
+    purgeMark[eid] = 0;
+    if ((flags[eid] & (SPHERE | BodyFlags.BOX)) === 0 && entityExists(world, eid) && hasComponent(world, eid, Contact)) {
+      removeComponent(world, eid, Contact);
+    }
+  }
+  purgeList.count = 0;
+}
+
+function comparePairs(a1: number, b1: number, a2: number, b2: number): number {
+  return a1 !== a2 ? a1 - a2 : b1 - b2;
+}
+
+/**
+ * Ends previous pair `j`: appended to `ended`, flagged REMOVED when one of its bodies was removed
+ * since the last narrowphase (`purgeMark`).
+ */
+function endPrevious(physics: Physics, j: number): void {
+  const { previous, purgeMark } = internalsOf(physics);
+  const a = previous.a[j];
+  const b = previous.b[j];
+  endedListPush(physics.ended, a, b, (purgeMark[a] | purgeMark[b]) !== 0 ? EndedFlags.REMOVED : 0);
+}
+
+/**
+ * Flags began/persisting, fills `began` and `ended`, and makes this tick's pairs the previous. A
+ * previous pair with a body removed since the last narrowphase ends (REMOVED) even when a recycled
+ * id makes the same pair touch again: that contact is a new one (BEGAN).
+ */
+function diffWithPrevious(physics: Physics): void {
+  const list = physics.contacts;
+  const { previous, purgeMark, purgeList } = internalsOf(physics);
+  const { began, ended } = physics;
+  const removals = purgeList.count !== 0;
+  began.count = 0;
+  ended.count = 0;
+  let j = 0;
+  for (let i = 0; i < list.count; i++) {
+    const a = list.a[i];
+    const b = list.b[i];
+    while (j < previous.count && comparePairs(previous.a[j], previous.b[j], a, b) < 0) endPrevious(physics, j++);
+    const same = j < previous.count && previous.a[j] === a && previous.b[j] === b;
+    if (same && !(removals && (purgeMark[a] | purgeMark[b]) !== 0)) {
+      list.flags[i] |= ContactFlags.PERSISTING;
+      j++;
+    } else {
+      if (same) endPrevious(physics, j++);
+      list.flags[i] |= ContactFlags.BEGAN;
+      pairListPush(began, a, b);
+    }
+  }
+  for (; j < previous.count; j++) endPrevious(physics, j);
+  previous.count = 0;
+  for (let i = 0; i < list.count; i++) pairListPush(previous, list.a[i], list.b[i]);
+}
+
+/**
+ * Whether candidate pair (a, b) still fits the broadphase's contract: a is a sphere; b a box, or a
+ * sphere with a higher id; or a box–box pair ({@link isBoxPair}); the filters pass. Asked only for
+ * pairs with a body removed since the last narrowphase: an id removed between the broadphase and
+ * the narrowphase and recycled as another kind of body (or with another filter) must not give a
+ * pair the broadphase would never have listed (e.g. two spheres with a > b, out of order).
+ */
+function stillCandidate(physics: Physics, a: number, b: number): boolean {
+  const flags = internalsOf(physics).flags;
+  const { group, mask } = physics.components.CollisionFilter;
+  const fb = flags[b];
+  const fits = (flags[a] & SPHERE) !== 0 ? ((fb & SPHERE) !== 0 ? b > a : (fb & BOX) !== 0) : isBoxPair(flags, a, b);
+  if (!fits) return false;
+  return (group[a] & mask[b]) !== 0 && (group[b] & mask[a]) !== 0;
+}
+
+/**
+ * Runs the narrowphase over `internalsOf(physics).pairs` into `physics.contacts`, `began`, `ended`.
+ * With dynamic bodies (spheres with Response), their pairs are skipped here: the response moves them
+ * and merges the contacts of the paths they take (src/response/resolve.ts).
+ */
+export function updateNarrowphase(physics: Physics): void {
+  const { pairs, flags, purgeMark, responseCount } = internalsOf(physics);
+  const list = physics.contacts;
+  contactListReserve(list, pairs.count);
+  list.count = 0;
+  for (let i = 0; i < pairs.count; i++) {
+    const a = pairs.a[i];
+    const b = pairs.b[i];
+    // Pairs with a dynamic body are the response's (contacts along the path it takes).
+    if (responseCount !== 0 && (isDynamic(flags[a]) || isDynamic(flags[b]))) continue;
+    // A body removed between the broadphase and now is skipped, and so is a pair whose id was
+    // recycled meanwhile as a body the pair no longer fits.
+    if ((purgeMark[a] | purgeMark[b]) !== 0 && !stillCandidate(physics, a, b)) continue;
+    if ((flags[a] & SPHERE) !== 0 && (flags[b] & (SPHERE | BOX)) !== 0) testPair(physics, a, b);
+    else if ((flags[a] & (SPHERE | BOX)) === BOX && (flags[b] & (SPHERE | BOX)) === BOX) testBoxPair(physics, a, b);
+  }
+  if (responseCount !== 0) resolveResponse(physics);
+  diffWithPrevious(physics);
+}
