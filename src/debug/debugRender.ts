@@ -23,7 +23,7 @@
  * written, when it is too small; a segment count's circle table is allocated on its first use.
  * @module
  */
-import { boxRotation, rotation } from '../physics/bodyReads.js';
+import { boxRotation } from '../physics/bodyReads.js';
 import { internalsOf } from '../physics/internal.js';
 import { BodyFlags, type Physics } from '../physics/physicsTypes.js';
 
@@ -130,6 +130,8 @@ function circleTable(n: number): Float64Array {
 // S_AXES: the three rotated half axes, x, y, z each); S_RADIUS also holds a contact normal's length.
 
 const S = new Float64Array(22);
+/** A box's unit rotation (x, y, z, w), per call. */
+const ROTATION = new Float64Array(4);
 const S_FROM = 0, S_TO = 3, S_COLOR = 6, S_CENTER = 9, S_RADIUS = 12, S_AXES = 13;
 
 /** Default colours, in the order of the palette slots below. */
@@ -229,8 +231,8 @@ function pushSphere(physics: Physics, eid: number, out: DebugLines, table: Float
  */
 function loadBoxAxes(physics: Physics, eid: number): void {
   const b = physics.components.Box;
-  boxRotation(physics, eid);
-  const x = rotation[0], y = rotation[1], z = rotation[2], w = rotation[3];
+  boxRotation(physics, eid, ROTATION);
+  const x = ROTATION[0], y = ROTATION[1], z = ROTATION[2], w = ROTATION[3];
   const hx = b.hx[eid], hy = b.hy[eid], hz = b.hz[eid];
   S[S_AXES] = hx * (1 - 2 * (y * y + z * z));
   S[S_AXES + 1] = hx * (2 * (x * y + z * w));

@@ -1,6 +1,7 @@
 /**
  * Per-body reads shared by the broadphase and the narrowphase: validation and world bounds.
- * Frame: world; units: length units, seconds. Results go to module scratch (no allocation).
+ * Frame: world; units: length units, seconds. Results go to the caller's `out` typed arrays (bounds:
+ * minX, minY, minZ, maxX, maxY, maxZ at `out[o .. o + 6)`; rotations x, y, z, w); no allocation.
  * @module
  */
 import type { Vec3Store } from '../../components/index.js';
@@ -11,10 +12,8 @@ import type { ScratchBox } from '../geometry/scratch.js';
 
 const { MOVING } = BodyFlags;
 
-/** Bounds written by `sphereBounds` / `boxBounds`: minX, minY, minZ, maxX, maxY, maxZ. */
-export const bounds = new Float64Array(6);
-/** A box's unit rotation written by `boxRotation`: x, y, z, w. */
-export const rotation = new Float64Array(4);
+/** `loadBox`'s scratch rotation (per call: it carries nothing between calls). */
+const ROTATION = new Float64Array(4);
 
 /** Relative padding of bounds so that rounding never drops a touching pair. */
 export const BOUNDS_PAD = 1e-12;
@@ -122,7 +121,7 @@ const SQUARED_MIN = 2 ** -600;
  * gives a finite unit one. Validation rejects the others; an unvalidated zero or non-finite
  * quaternion becomes the identity.
  */
-export function boxRotation(physics: Physics, eid: number): void {
+export function boxRotation(physics: Physics, eid: number, rotation: Float64Array): void {
   const b = physics.components.Box;
   const qx = b.qx[eid], qy = b.qy[eid], qz = b.qz[eid], qw = b.qw[eid];
   const n2 = qx * qx + qy * qy + qz * qz + qw * qw;
@@ -159,23 +158,24 @@ export function boxRotation(physics: Physics, eid: number): void {
 }
 
 /**
- * Inputs of `sweptSphereBounds` (world frame, length units): centre at `SW_X .. SW_X + 2`, radius
- * at `SW_R`, motion over the span at `SW_MX .. SW_MX + 2` (zero for a sphere at rest).
+ * Slots of `sweptSphereBounds`'s input array (`SWEEP_SLOTS` long, caller-owned; world frame, length
+ * units): centre at `SW_X .. SW_X + 2`, radius at `SW_R`, motion over the span at `SW_MX .. SW_MX + 2`
+ * (zero for a sphere at rest).
  */
-export const SWEEP = new Float64Array(7);
+export const SWEEP_SLOTS = 7;
 export const SW_X = 0;
 export const SW_R = 3;
 export const SW_MX = 4;
 
 /**
- * Writes to `out[0 .. 6)` (minX, minY, minZ, maxX, maxY, maxZ) the bounds of the sphere in `SWEEP`
- * swept by its motion, padded outward relative to the magnitudes so that rounding never drops a
- * touching pair: the broadphase's sphere queries and the response's path and neighbourhood queries.
- * Inputs travel in `SWEEP`, not as arguments, so that no call boxes a number.
+ * Writes to `out[0 .. 6)` (minX, minY, minZ, maxX, maxY, maxZ) the bounds of the sphere in `sweep`
+ * (slots `SW_*`) swept by its motion, padded outward relative to the magnitudes so that rounding
+ * never drops a touching pair: the response's path and neighbourhood queries (the broadphase writes
+ * the same arithmetic inline). Inputs travel in a typed array, not as double arguments (docs/internals.md).
  */
-export function sweptSphereBounds(out: Float64Array): void {
-  const x = SWEEP[SW_X], y = SWEEP[SW_X + 1], z = SWEEP[SW_X + 2], r = SWEEP[SW_R];
-  const mx = SWEEP[SW_MX], my = SWEEP[SW_MX + 1], mz = SWEEP[SW_MX + 2];
+export function sweptSphereBounds(sweep: Float64Array, out: Float64Array): void {
+  const x = sweep[SW_X], y = sweep[SW_X + 1], z = sweep[SW_X + 2], r = sweep[SW_R];
+  const mx = sweep[SW_MX], my = sweep[SW_MX + 1], mz = sweep[SW_MX + 2];
   const pad = BOUNDS_PAD * (1 + Math.abs(x) + Math.abs(y) + Math.abs(z) + 3 * r + Math.abs(mx) + Math.abs(my) + Math.abs(mz));
   out[0] = x - r + (mx < 0 ? mx : 0) - pad;
   out[1] = y - r + (my < 0 ? my : 0) - pad;
@@ -185,20 +185,20 @@ export function sweptSphereBounds(out: Float64Array): void {
   out[5] = z + r + (mz > 0 ? mz : 0) + pad;
 }
 
-/** Inputs of `writeBounds`: centre (0..2), half size per axis (3..5), motion (6..8). */
+/** Inputs of `writeBounds`: centre (0..2), half size per axis (3..5), motion (6..8); per call. */
 const W = new Float64Array(9);
 
 /**
- * Writes to `bounds` the box centred at W[0..2] with half sizes W[3..5], swept by the motion
+ * Writes to `out[o .. o + 6)` the box centred at W[0..2] with half sizes W[3..5], swept by the motion
  * W[6..8], padded outward relative to the magnitudes so that rounding never drops a touching pair.
  */
-function writeBounds(): void {
+function writeBounds(out: Float64Array, o: number): void {
   const pad = BOUNDS_PAD * (1 + Math.abs(W[0]) + Math.abs(W[1]) + Math.abs(W[2]) + W[3] + W[4] + W[5] +
     Math.abs(W[6]) + Math.abs(W[7]) + Math.abs(W[8]));
   for (let a = 0; a < 3; a++) {
     const m = W[6 + a];
-    bounds[a] = W[a] - W[3 + a] + (m < 0 ? m : 0) - pad;
-    bounds[3 + a] = W[a] + W[3 + a] + (m > 0 ? m : 0) + pad;
+    out[o + a] = W[a] - W[3 + a] + (m < 0 ? m : 0) - pad;
+    out[o + 3 + a] = W[a] + W[3 + a] + (m > 0 ? m : 0) + pad;
   }
 }
 
@@ -231,24 +231,24 @@ export function sphereBoundsAt(physics: Physics, eid: number, out: Float64Array,
   out[o + 5] = z + r + pad;
 }
 
-/** Writes a sphere's bounds, swept over the tick's motion when `swept`. */
-export function sphereBounds(physics: Physics, eid: number, flags: number, swept: boolean): void {
+/** Writes a sphere's bounds to `out[o .. o + 6)`, swept over the tick's motion when `swept`. */
+export function sphereBounds(physics: Physics, eid: number, flags: number, swept: boolean, out: Float64Array, o: number): void {
   loadMotion(physics, eid, flags, swept);
   const r = physics.components.Sphere.radius[eid];
   W[3] = r;
   W[4] = r;
   W[5] = r;
-  writeBounds();
+  writeBounds(out, o);
 }
 
 /**
- * Writes a box's world bounds (half size per world axis = Σ |R_ij|·h_j, Ericson 4.2.6), swept over
- * the tick's motion when `swept`.
+ * Writes a box's world bounds (half size per world axis = Σ |R_ij|·h_j, Ericson 4.2.6) to
+ * `out[o .. o + 6)`, swept over the tick's motion when `swept`.
  */
-export function boxBounds(physics: Physics, eid: number, flags: number, swept: boolean): void {
+export function boxBounds(physics: Physics, eid: number, flags: number, swept: boolean, out: Float64Array, o: number): void {
   const b = physics.components.Box;
-  boxRotation(physics, eid);
-  const x = rotation[0], y = rotation[1], z = rotation[2], w = rotation[3];
+  boxRotation(physics, eid, ROTATION);
+  const x = ROTATION[0], y = ROTATION[1], z = ROTATION[2], w = ROTATION[3];
   const hx = b.hx[eid], hy = b.hy[eid], hz = b.hz[eid];
   const r00 = 1 - 2 * (y * y + z * z), r01 = 2 * (x * y - z * w), r02 = 2 * (x * z + y * w);
   const r10 = 2 * (x * y + z * w), r11 = 1 - 2 * (x * x + z * z), r12 = 2 * (y * z - x * w);
@@ -257,7 +257,7 @@ export function boxBounds(physics: Physics, eid: number, flags: number, swept: b
   W[3] = Math.abs(r00) * hx + Math.abs(r01) * hy + Math.abs(r02) * hz;
   W[4] = Math.abs(r10) * hx + Math.abs(r11) * hy + Math.abs(r12) * hz;
   W[5] = Math.abs(r20) * hx + Math.abs(r21) * hy + Math.abs(r22) * hz;
-  writeBounds();
+  writeBounds(out, o);
 }
 
 /**
@@ -274,10 +274,10 @@ export function loadBox(physics: Physics, eid: number, out: ScratchBox): void {
   out.halfExtents.x = b.hx[eid];
   out.halfExtents.y = b.hy[eid];
   out.halfExtents.z = b.hz[eid];
-  boxRotation(physics, eid);
+  boxRotation(physics, eid, ROTATION);
   const q = out.rotation;
-  q.x = rotation[0];
-  q.y = rotation[1];
-  q.z = rotation[2];
-  q.w = rotation[3];
+  q.x = ROTATION[0];
+  q.y = ROTATION[1];
+  q.z = ROTATION[2];
+  q.w = ROTATION[3];
 }

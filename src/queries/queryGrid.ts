@@ -17,7 +17,7 @@
  */
 import * as denseModule from '../grid/dense.js';
 import { gridBuild, gridClear, gridInsert, gridSetCellSize } from '../grid/grid.js';
-import { bounds, boxBounds, sphereBounds, sphereBoundsAt } from '../physics/bodyReads.js';
+import { boxBounds, sphereBounds, sphereBoundsAt } from '../physics/bodyReads.js';
 import * as internals from '../physics/internal.js';
 import type { PhysicsInternal } from '../physics/internal.js';
 import { BodyFlags, type Physics } from '../physics/physicsTypes.js';
@@ -40,8 +40,7 @@ function buildDense(physics: Physics, internal: PhysicsInternal, s: QueryState):
     const f = flags[eid];
     if ((f & SPHERE) !== 0) sphereBoundsAt(physics, eid, g.bounds, 6 * n);
     else if ((f & BOX) !== 0) {
-      boxBounds(physics, eid, f, false);
-      for (let a = 0; a < 6; a++) g.bounds[6 * n + a] = bounds[a];
+      boxBounds(physics, eid, f, false, g.bounds, 6 * n);
     } else continue;
     g.ids[n++] = eid;
   }
@@ -49,6 +48,9 @@ function buildDense(physics: Physics, internal: PhysicsInternal, s: QueryState):
   g.frame[DG_SIDE] = internal.cellSize > 0 ? internal.cellSize : 0;
   return denseBuild(g);
 }
+
+/** `buildHashed`'s scratch: one body's bounds (per call). */
+const BOUNDS = new Float64Array(6);
 
 /** Rebuilds the hashed query grid from every body at its current pose (static boxes only when `withStatic`). */
 function buildHashed(physics: Physics, internal: PhysicsInternal, s: QueryState): void {
@@ -59,10 +61,10 @@ function buildHashed(physics: Physics, internal: PhysicsInternal, s: QueryState)
   gridClear(g);
   for (let eid = 1; eid <= maxEid; eid++) {
     const f = flags[eid];
-    if ((f & SPHERE) !== 0) sphereBounds(physics, eid, f, false);
-    else if ((f & BOX) !== 0 && (withStatic || (f & MOVING) !== 0)) boxBounds(physics, eid, f, false);
+    if ((f & SPHERE) !== 0) sphereBounds(physics, eid, f, false, BOUNDS, 0);
+    else if ((f & BOX) !== 0 && (withStatic || (f & MOVING) !== 0)) boxBounds(physics, eid, f, false, BOUNDS, 0);
     else continue;
-    gridInsert(g, eid, bounds, 0);
+    gridInsert(g, eid, BOUNDS, 0);
   }
   gridBuild(g);
   s.withStatic = withStatic;

@@ -23,7 +23,7 @@ import { castSphereSphere } from '../geometry/castSphereSphere.js';
 import { contactSphereBox } from '../geometry/contactSphereBox.js';
 import { contactSphereSphere } from '../geometry/contactSphereSphere.js';
 import { ScratchBox, ScratchCast, ScratchContact, ScratchSphere, ScratchVec3 } from '../geometry/scratch.js';
-import { loadBox, SW_MX, SW_R, SW_X, SWEEP, sweptSphereBounds } from '../physics/bodyReads.js';
+import { loadBox, SW_MX, SW_R, SW_X, SWEEP_SLOTS, sweptSphereBounds } from '../physics/bodyReads.js';
 import { internalsOf } from '../physics/internal.js';
 import { BodyFlags, ContactFlags, type Physics } from '../physics/physicsTypes.js';
 import { heapPush } from './eventQueue.js';
@@ -66,6 +66,8 @@ const motion = new ScratchVec3();
 const cast = new ScratchCast();
 const contact = new ScratchContact();
 const q = new Float64Array(6);
+/** Input of `sweptSphereBounds` for the path query (slots `SW_*`). */
+const SWEEP = new Float64Array(SWEEP_SLOTS);
 /** Partner's velocity over its remaining path this tick (length units per second; 0 when at rest). */
 const partnerV = new Float64Array(3);
 /** The best event so far: time, partner, normal, world point. */
@@ -122,7 +124,7 @@ function queryPath(physics: Physics, a: number): void {
   SWEEP[SW_MX] = v.x[a] * t;
   SWEEP[SW_MX + 1] = v.y[a] * t;
   SWEEP[SW_MX + 2] = v.z[a] * t;
-  sweptSphereBounds(q);
+  sweptSphereBounds(SWEEP, q);
   const out = internal.query;
   out.count = 0;
   gridQuerySlice(internal.staticGrid, out, q, 0, WHOLE_TICK);

@@ -16,7 +16,7 @@
 import { ResponseMode } from '../../components/index.js';
 import { WHOLE_TICK } from '../grid/cells.js';
 import { gridQuerySlice } from '../grid/query.js';
-import { SW_MX, SW_R, SW_X, SWEEP, sweptSphereBounds } from '../physics/bodyReads.js';
+import { SW_MX, SW_R, SW_X, SWEEP_SLOTS, sweptSphereBounds } from '../physics/bodyReads.js';
 import { PhysicsInputError } from '../physics/errors.js';
 import { contactListCreate } from '../physics/idLists.js';
 import { internalsOf } from '../physics/internal.js';
@@ -41,6 +41,8 @@ export function isDynamic(f: number): boolean {
 const clock = new Float64Array(1);
 /** Bounds of a frozen body's neighbourhood query. */
 const nearBounds = new Float64Array(6);
+/** Input of `sweptSphereBounds` for that query (slots `SW_*`). */
+const SWEEP = new Float64Array(SWEEP_SLOTS);
 /** Obstacle velocity at the current event. */
 const w = new Float64Array(3);
 
@@ -116,7 +118,7 @@ function wakeNeighbours(physics: Physics, s: ResponseState, a: number): void {
   SWEEP[SW_X + 2] = p.z[a];
   SWEEP[SW_R] = physics.components.Sphere.radius[a];
   SWEEP[SW_MX] = SWEEP[SW_MX + 1] = SWEEP[SW_MX + 2] = 0;
-  sweptSphereBounds(nearBounds);
+  sweptSphereBounds(SWEEP, nearBounds);
   const near = s.near;
   near.count = 0;
   gridQuerySlice(grid, near, nearBounds, 0, WHOLE_TICK);

@@ -10,7 +10,7 @@
  */
 import { sizeIn, sizeStatsAdd } from '../grid/policy.js';
 import { sortUniqueIds } from '../grid/sortIds.js';
-import { bounds, boxBounds } from '../physics/bodyReads.js';
+import { boxBounds } from '../physics/bodyReads.js';
 import { pairListPush, pairListReserve } from '../physics/idLists.js';
 import { PhysicsInputError } from '../physics/errors.js';
 import { BodyFlags, type PairList, type Physics } from '../physics/physicsTypes.js';
@@ -18,12 +18,16 @@ import { internalsOf } from '../physics/internal.js';
 
 const { SPHERE, BOX, MOVING } = BodyFlags;
 
+/** `movingBoxSize`'s scratch bounds (per call). */
+const BOUNDS = new Float64Array(6);
+
 /**
  * Adds moving box `eid`'s extent (the largest side of its bounds, swept with continuous contacts) to
  * the tick's size statistics: it queries the grids as spheres do, so the cell size follows it too.
  */
 export function movingBoxSize(physics: Physics, eid: number, f: number): void {
-  boxBounds(physics, eid, f, physics.continuous);
+  const bounds = BOUNDS;
+  boxBounds(physics, eid, f, physics.continuous, bounds, 0);
   const x = bounds[3] - bounds[0], y = bounds[4] - bounds[1], z = bounds[5] - bounds[2];
   sizeIn[0] = x > y ? (x > z ? x : z) : y > z ? y : z;
   sizeStatsAdd(internalsOf(physics).sizes);

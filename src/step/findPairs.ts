@@ -25,7 +25,7 @@ import {
 import { gridQuerySlice, queryOutReserve } from '../grid/query.js';
 import { sliceBody, sliceBounds, sliceDepth, S_CX, S_HX, S_MX, S_SIDE } from '../grid/slices.js';
 import { sortUniqueIds } from '../grid/sortIds.js';
-import { bounds, BOUNDS_PAD, boxBounds, validateBody } from '../physics/bodyReads.js';
+import { BOUNDS_PAD, boxBounds, validateBody } from '../physics/bodyReads.js';
 import { emitBoxPairs, mergeBoxPairs, movingBoxSize } from './boxPairs.js';
 import { PhysicsInputError } from '../physics/errors.js';
 import { pairListPush } from '../physics/idLists.js';
@@ -37,6 +37,8 @@ const { SPHERE, BOX, MOVING, RESPONSE } = BodyFlags;
 
 /** Scratch bounds of the current query or item. */
 const q = new Float64Array(6);
+/** `loadBody`'s scratch: a box's unswept world bounds (per call). */
+const bounds = new Float64Array(6);
 
 /** Most slices (items, and queries) per tick beyond which moving bodies are no longer split. */
 const SLICE_BUDGET = 1 << 20;
@@ -179,7 +181,7 @@ function loadBody(physics: Physics, eid: number, f: number): void {
     b[S_SIDE] = 2 * h > cell ? 2 * h : cell;
     return;
   }
-  boxBounds(physics, eid, f, false);
+  boxBounds(physics, eid, f, false, bounds, 0);
   const pad = BOUNDS_PAD * (Math.abs(mx) + Math.abs(my) + Math.abs(mz));
   let side = cell;
   for (let a = 0; a < 3; a++) {

@@ -8,7 +8,7 @@
  * @module
  */
 import { gridBuild, gridClear, gridInsert } from '../grid/grid.js';
-import { bounds, boxBounds, validateBody } from '../physics/bodyReads.js';
+import { boxBounds, validateBody } from '../physics/bodyReads.js';
 import { BodyFlags, type Physics } from '../physics/physicsTypes.js';
 import { internalsOf, type PhysicsInternal, STATIC_INPUTS, WORK_REBUILDS } from '../physics/internal.js';
 
@@ -29,6 +29,8 @@ function staticChanged(inputs: Float64Array, i: number): boolean {
 
 /** Scratch of `checkStatic`: one box's current inputs. */
 const staticScratch = new Float64Array(STATIC_INPUTS);
+/** Scratch of `rebuildStatic`: one box's world bounds. */
+const boxBoundsScratch = new Float64Array(6);
 
 /** Records static slot `i`'s inputs (see `PhysicsInternal.staticInputs`). */
 function recordStatic(physics: Physics, inputs: Float64Array, i: number, eid: number): void {
@@ -90,10 +92,10 @@ export function rebuildStatic(physics: Physics): void {
     const f = flags[eid];
     if ((f & BOX) === 0 || (f & (MOVING | SPHERE)) !== 0) continue;
     if (physics.validate) validateBody(physics, eid, f);
-    boxBounds(physics, eid, f, false);
+    boxBounds(physics, eid, f, false, boxBoundsScratch, 0);
     if (STATIC_INPUTS * (staticGrid.count + 1) > internal.staticInputs.length) growStaticInputs(internal);
     recordStatic(physics, internal.staticInputs, staticGrid.count, eid);
-    gridInsert(staticGrid, eid, bounds, 0);
+    gridInsert(staticGrid, eid, boxBoundsScratch, 0);
   }
   gridBuild(staticGrid);
   internal.staticDirty = false;

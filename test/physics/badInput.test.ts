@@ -13,7 +13,10 @@ import {
   destroyPhysics, markStaticDirty, removeBody, runBroadphase, runIntegrate, runNarrowphase, setHalfExtents,
   setPosition, setRadius, setRotation, setVelocity, step, type Physics, type Vec3Store,
 } from '../../src/index.js';
-import { boxRotation, rotation, validateBody } from '../../src/physics/bodyReads.js';
+import { boxRotation, validateBody } from '../../src/physics/bodyReads.js';
+
+/** The rotation `boxRotation` writes (x, y, z, w). */
+const rotation = new Float64Array(4);
 import { internalsOf } from '../../src/physics/internal.js';
 import { addRawBody } from '../support/bodies.js';
 import { expectError, inputError } from '../support/inputError.js';
@@ -174,7 +177,7 @@ describe('regressions: quaternions, the same set accepted by the helpers and by 
       expect(physics.contacts.count, String(q)).toBe(1);
       const e = addRawBody(physics, { shape: 'box', halfExtents: [1, 1, 1], rotation: [...q] });
       expect(() => step(physics)).not.toThrow();
-      boxRotation(physics, e);
+      boxRotation(physics, e, rotation);
       const n = Math.hypot(rotation[0], rotation[1], rotation[2], rotation[3]);
       expect(Math.abs(n - 1)).toBeLessThan(1e-15);
     }
@@ -223,7 +226,7 @@ describe('regressions: quaternions, the same set accepted by the helpers and by 
         expect(stepOk).toBe(helperOk);
         expect(helperOk).toBe(q.every(Number.isFinite) && q.some((v) => v !== 0));
         if (!helperOk) return;
-        boxRotation(physics, raw2);
+        boxRotation(physics, raw2, rotation);
         expect(Math.abs(Math.hypot(rotation[0], rotation[1], rotation[2], rotation[3]) - 1)).toBeLessThan(1e-15);
         const m = Math.max(...q.map(Math.abs));
         for (let i = 0; i < 4; i++) expect(Math.abs(rotation[i] * Math.hypot(...q.map((v) => v / m)) - q[i] / m)).toBeLessThan(1e-15);
@@ -237,7 +240,7 @@ describe('regressions: quaternions, the same set accepted by the helpers and by 
     fc.assert(
       fc.property(fc.tuple(fc.double({ min: -1e10, max: 1e10, noNaN: true }), fc.double({ min: -1, max: 1, noNaN: true }), fc.double({ min: -1, max: 1, noNaN: true }), fc.double({ min: 0.001, max: 1e5, noNaN: true })), (q) => {
         const e = addRawBody(physics, { shape: 'box', halfExtents: [1, 1, 1], rotation: q });
-        boxRotation(physics, e);
+        boxRotation(physics, e, rotation);
         const n2 = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
         const inv = n2 === 1 ? 1 : 1 / Math.sqrt(n2);
         expect(Array.from(rotation)).toEqual(n2 === 1 ? q : q.map((v) => v * inv));
