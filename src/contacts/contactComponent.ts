@@ -8,11 +8,10 @@
  */
 import { addComponent, entityExists, hasComponent, removeComponent } from 'bitecs';
 import { idListPush } from '../physics/idLists.js';
-import type { IdList, Physics } from '../physics/physicsTypes.js';
+import { BodyFlags, type IdList, type Physics } from '../physics/physicsTypes.js';
 import { internalsOf } from '../physics/internal.js';
 
-/** Flag byte bit (in `internal.flags`) meaning the entity currently holds our Contact component. */
-export const HAS_CONTACT = 32;
+const { HAS_CONTACT } = BodyFlags;
 
 /**
  * Counts contact `i` for `eid` and makes it the primary when it is earlier (toi), or as early and

@@ -9,7 +9,6 @@ import { createComponents, growStore, type PhysicsComponents } from '../../compo
 import { gridCreate } from '../grid/grid.js';
 import { sizeStatsCreate } from '../grid/policy.js';
 import { queryOutCreate } from '../grid/query.js';
-import { HAS_CONTACT } from '../contacts/contactComponent.js';
 import { contactIndexCreate } from '../contacts/contactIndex.js';
 import { PhysicsInputError } from './errors.js';
 import { contactListCreate, endedListCreate, idListCreate, idListPush, pairListCreate } from './idLists.js';
@@ -18,7 +17,7 @@ import { readVector, vectorField } from './readInput.js';
 import { BodyFlags, type Physics, type PhysicsOptions } from './physicsTypes.js';
 import { checkLive, INTERNAL, internalsOf, WORK_SLOTS, type PhysicsState } from './internal.js';
 
-const { SPHERE, BOX, MOVING, SENSOR, FILTER, RESPONSE } = BodyFlags;
+const { SPHERE, BOX, MOVING, SENSOR, FILTER, HAS_CONTACT, RESPONSE } = BodyFlags;
 const GRAVITY = vectorField('options.gravity', ['options.gravity.x', 'options.gravity.y', 'options.gravity.z']);
 const gravityIn = new Float64Array(3);
 const DEFAULT_GROUP = 1;

@@ -9,9 +9,9 @@
  * @module
  */
 import { LANE1, LANE2 } from '../math/hashMixer.js';
-import { HAS_CONTACT, releaseContactPresence, restoreContactPresence, writePrimary } from '../contacts/contactComponent.js';
+import { releaseContactPresence, restoreContactPresence, writePrimary } from '../contacts/contactComponent.js';
 import { contactListReserve, endedListPush, idListPush, pairListPush } from '../physics/idLists.js';
-import { ContactFlags, type ContactList, type EndedList, type IdList, type PairList, type Physics } from '../physics/physicsTypes.js';
+import { BodyFlags, ContactFlags, type ContactList, type EndedList, type IdList, type PairList, type Physics } from '../physics/physicsTypes.js';
 import { openBuffer, SnapshotCursor, stageRead } from './buffer.js';
 import { CENSUS_BODIES, CENSUS_BODY_F64, CENSUS_FILTERS, createCensus, takeCensus } from './census.js';
 import { checkRecords } from './checks.js';
@@ -250,7 +250,7 @@ function readTouchingRecords(physics: Physics, next: IdList, k: number): void {
     const e = word & ~HAS_BIT;
     const ref = u32[k + 2];
     idListPush(next, e);
-    if ((word & HAS_BIT) !== 0) flags[e] |= HAS_CONTACT;
+    if ((word & HAS_BIT) !== 0) flags[e] |= BodyFlags.HAS_CONTACT;
     C.count[e] = u32[k + 1];
     if (ref !== NO_REF) {
       const a = list.a[ref];

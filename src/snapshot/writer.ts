@@ -6,8 +6,8 @@
  * @module
  */
 import { LANE1, LANE2 } from '../math/hashMixer.js';
-import { HAS_CONTACT, holdsContact } from '../contacts/contactComponent.js';
-import type { EndedList, IdList, Physics } from '../physics/physicsTypes.js';
+import { holdsContact } from '../contacts/contactComponent.js';
+import { BodyFlags, type EndedList, type IdList, type Physics } from '../physics/physicsTypes.js';
 import { commitWrite, openBuffer, SnapshotCursor, stageWrite } from './buffer.js';
 import { CENSUS_BODIES, CENSUS_BODY_F64, CENSUS_FILTERS, createCensus, takeCensus } from './census.js';
 import { snapshotChecksum } from './checksum.js';
@@ -193,7 +193,7 @@ function writeTouching(physics: Physics): void {
   for (let t = 0; t < touching.count; t++, k += TOUCH_U32) {
     const e = touching.ids[t];
     const ref = refs[t];
-    u32[k] = (e | ((flags[e] & HAS_CONTACT) !== 0 ? HAS_BIT : 0)) >>> 0;
+    u32[k] = (e | ((flags[e] & BodyFlags.HAS_CONTACT) !== 0 ? HAS_BIT : 0)) >>> 0;
     u32[k + 1] = C.count[e];
     u32[k + 2] = ref >= 0 ? ref : NO_REF;
     if (ref < 0) {
