@@ -81,10 +81,16 @@ export interface DebugRenderOptions {
 }
 
 /** Creates an empty line buffer with room for `capacity` segments (default 1024); it grows by doubling. */
-export function debugLinesCreate(capacity = 1024): DebugLines {
+export function createDebugLines(capacity = 1024): DebugLines {
   const n = Math.max(1, Math.floor(capacity));
   return { count: 0, positions: new Float32Array(6 * n), colors: new Float32Array(6 * n) };
 }
+
+/**
+ * The former name of {@link createDebugLines} (every constructor of the API is now `createX`).
+ * @deprecated Use `createDebugLines`; this alias is removed in the next release.
+ */
+export const debugLinesCreate: (capacity?: number) => DebugLines = createDebugLines;
 
 // ---------------------------------------------------------------------------------------------
 // Circle tables: for n segments, cos and sin of 2πk/n for k = 0 .. n (entry n repeats entry 0).
