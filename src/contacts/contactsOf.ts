@@ -16,7 +16,7 @@
 import { idListPush } from '../physics/idLists.js';
 import { checkLive, internalsOf } from '../physics/internal.js';
 import type { Physics } from '../physics/physicsTypes.js';
-import type { ContactIndexState } from './contactIndex.js';
+import type { ContactIndexState } from './contactsState.js';
 
 /**
  * Contacts by entity: the contacts of entity `eid` are `items[start[eid] + k]` for k in
@@ -37,7 +37,7 @@ export interface ContactIndex {
  */
 export function contactsOf(physics: Physics): ContactIndex {
   checkLive(physics, 'contactsOf');
-  const index = internalsOf(physics).contactIndex;
+  const index = internalsOf(physics).contacts.index;
   if (index.stale) buildIndex(physics, index);
   return index;
 }

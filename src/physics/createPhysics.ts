@@ -9,7 +9,7 @@ import { createComponents, growStore, type PhysicsComponents } from '../../compo
 import { gridCreate } from '../grid/grid.js';
 import { sizeStatsCreate } from '../grid/policy.js';
 import { queryOutCreate } from '../grid/query.js';
-import { contactIndexCreate } from '../contacts/contactIndex.js';
+import { createContactsState, growContactsState } from '../contacts/contactsState.js';
 import { PhysicsInputError } from './errors.js';
 import { contactListCreate, endedListCreate, idListCreate, idListPush, pairListCreate } from './idLists.js';
 import { registerSetHandlers } from './setHandlers.js';
@@ -130,9 +130,7 @@ export function ensureCapacity(physics: Physics, eid: number): void {
     next.set(internal[key]);
     internal[key] = next;
   }
-  const primary = new Uint32Array(cap);
-  primary.set(internal.primary);
-  internal.primary = primary;
+  growContactsState(internal.contacts, cap);
   internal.capacity = cap;
 }
 
@@ -172,7 +170,6 @@ export function createPhysics(world: World, options: PhysicsOptions = {}): Physi
       maxEid: 0,
       flags: new Uint8Array(capacity),
       purgeMark: new Uint8Array(capacity),
-      primary: new Uint32Array(capacity),
       purgeList: idListCreate(),
       cellSize: options.cellSize ?? 0,
       cellSizeFixed: options.cellSize !== undefined,
@@ -191,10 +188,7 @@ export function createPhysics(world: World, options: PhysicsOptions = {}): Physi
       work: new Float64Array(WORK_SLOTS),
       pairs: pairListCreate(),
       boxPairs: pairListCreate(),
-      previous: pairListCreate(),
-      touching: idListCreate(),
-      touchingNext: idListCreate(),
-      contactIndex: contactIndexCreate(),
+      contacts: createContactsState(capacity),
       gravity: options.gravity === undefined ? new Float64Array(3) : Float64Array.from(gravityIn),
       gravityOn: options.gravity !== undefined && (gravityIn[0] !== 0 || gravityIn[1] !== 0 || gravityIn[2] !== 0) ? 1 : 0,
       maxIterations: options.maxIterations ?? 4,

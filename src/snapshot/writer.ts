@@ -1,6 +1,6 @@
 /**
  * Saving a snapshot: `snapshotSize` and `saveSnapshot`. The byte layout is documented in format.ts;
- * the body and contact records are walked by records.ts. Positions and contact points are in the
+ * the body and contact records are walked by walkRecords.ts. Positions and contact points are in the
  * world frame and the caller's length unit, velocities in length units per second, as in the
  * components; every value is stored bit for bit (float64, or the store's own integer type).
  * @module
@@ -55,13 +55,13 @@ function contactDataFrom(physics: Physics, eid: number, i: number, sign: number)
 
 /**
  * The contact-list index whose data the touching entity `e` holds (its primary contact, from
- * `internal.primary`), or −1 when its Contact data matches no contact of the list (for example when
- * the Contact component was off for the last step).
+ * `internal.contacts.primary`), or −1 when its Contact data matches no contact of the list (for
+ * example when the Contact component was off for the last step).
  */
 function primaryRef(physics: Physics, e: number): number {
   const l = physics.contacts;
   const C = physics.components.Contact;
-  const primary = internalsOf(physics).primary;
+  const primary = internalsOf(physics).contacts.primary;
   if (e >= primary.length) return -1;
   const i = primary[e];
   if (i >= l.count) return -1;
@@ -89,7 +89,7 @@ function countExplicit(physics: Physics, touching: IdList, refs: Int32Array): nu
 function measure(physics: Physics, bits: number): number {
   takeCensus(physics, bits, census);
   const internal = internalsOf(physics);
-  const touching = internal.touching;
+  const touching = internal.contacts.touching;
   if (scratch.refs.length < touching.count) scratch.refs = new Int32Array(Math.max(2 * scratch.refs.length, touching.count));
   layout.bodyF64 = census[CENSUS_BODY_F64];
   layout.filters = census[CENSUS_FILTERS];
@@ -185,7 +185,7 @@ function writeRemoved(physics: Physics, u32: Uint32Array, k: number): void {
 /** Touching entities: id | holds-Contact bit, count, primary contact index (or explicit data). */
 function writeTouching(physics: Physics): void {
   const { f64, u32, base } = cursor;
-  const { flags, touching } = internalsOf(physics);
+  const { flags, contacts: { touching } } = internalsOf(physics);
   const C = physics.components.Contact;
   const refs = scratch.refs;
   let k = (base + layout.touchingU32) >>> 2;
