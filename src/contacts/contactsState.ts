@@ -6,6 +6,7 @@
  * stages of each tick and by `restoreSnapshot`; read by `contactsOf` and `saveSnapshot`.
  * @module
  */
+import { growArray } from '../math/grow.js';
 import { idListCreate, pairListCreate } from '../physics/idLists.js';
 import type { IdList, PairList } from '../physics/physicsTypes.js';
 
@@ -58,8 +59,5 @@ export function createContactsState(capacity: number): ContactsState {
 
 /** Grows the per-entity arrays to `capacity` ids, keeping their contents (`ensureCapacity` calls it). */
 export function growContactsState(state: ContactsState, capacity: number): void {
-  if (state.primary.length >= capacity) return;
-  const primary = new Uint32Array(capacity);
-  primary.set(state.primary);
-  state.primary = primary;
+  if (state.primary.length < capacity) state.primary = growArray(state.primary, capacity);
 }

@@ -23,6 +23,7 @@
  * written, when it is too small; a segment count's circle table is allocated on its first use.
  * @module
  */
+import { doubledLength } from '../math/grow.js';
 import { quatToMatrix } from '../math/quat.js';
 import { boxRotation } from '../physics/bodyReads.js';
 import { internalsOf } from '../physics/internal.js';
@@ -191,12 +192,11 @@ function pushSegment(out: DebugLines): void {
 
 /** Makes room for `segments` segments, doubling the arrays (contents are not kept: all is rewritten). */
 function reserve(out: DebugLines, segments: number): void {
-  let cap = Math.floor(Math.min(out.positions.length, out.colors.length) / 6);
+  const cap = Math.floor(Math.min(out.positions.length, out.colors.length) / 6);
   if (segments <= cap) return;
-  if (cap < 1) cap = 1;
-  while (cap < segments) cap *= 2;
-  out.positions = new Float32Array(6 * cap);
-  out.colors = new Float32Array(6 * cap);
+  const n = doubledLength(Math.max(1, cap), segments);
+  out.positions = new Float32Array(6 * n);
+  out.colors = new Float32Array(6 * n);
 }
 
 // ---------------------------------------------------------------------------------------------

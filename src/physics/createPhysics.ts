@@ -10,6 +10,7 @@ import { gridCreate } from '../grid/grid.js';
 import { sizeStatsCreate } from '../grid/policy.js';
 import { queryOutCreate } from '../grid/query.js';
 import { createContactsState, growContactsState } from '../contacts/contactsState.js';
+import { doubledLength, growArray } from '../math/grow.js';
 import { PhysicsInputError } from './errors.js';
 import { contactListCreate, endedListCreate, idListCreate, idListPush, pairListCreate } from './idLists.js';
 import { registerSetHandlers } from './setHandlers.js';
@@ -121,15 +122,11 @@ export function ensureCapacity(physics: Physics, eid: number): void {
       problem: `entity ids must be below 2^24 (${MAX_ENTITY_ID}): the component stores are indexed by id (a world with entity id versioning hands out such ids)`,
     });
   }
-  let cap = internal.capacity;
-  while (cap <= eid) cap *= 2;
+  const cap = doubledLength(internal.capacity, eid + 1);
   for (const store of Object.values(own)) growStore(store, cap);
   fillFilterDefaults(own, internal.capacity);
-  for (const key of ['flags', 'purgeMark'] as const) {
-    const next = new Uint8Array(cap);
-    next.set(internal[key]);
-    internal[key] = next;
-  }
+  internal.flags = growArray(internal.flags, cap);
+  internal.purgeMark = growArray(internal.purgeMark, cap);
   growContactsState(internal.contacts, cap);
   internal.capacity = cap;
 }
