@@ -13,10 +13,10 @@ import { describe, expect, it } from 'vitest';
 import {
   addBox,
   addSphere,
+  createDebugLines,
   createPhysics,
   DEBUG_CONTACT_LENGTH,
   DEBUG_SPHERE_SEGMENTS,
-  createDebugLines,
   debugLinesCreate,
   debugRender,
   runBroadphase,
