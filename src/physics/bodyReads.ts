@@ -8,7 +8,6 @@ import type { Vec3Store } from '../../components/index.js';
 import { PhysicsInputError } from './errors.js';
 import { BodyFlags, type Physics } from './physicsTypes.js';
 import { ZERO_QUATERNION } from './readInput.js';
-import { rotatedHalfExtents } from '../math/quat.js';
 import type { ScratchBox } from '../geometry/scratch.js';
 
 const { MOVING } = BodyFlags;
@@ -249,11 +248,15 @@ export function sphereBounds(physics: Physics, eid: number, flags: number, swept
 export function boxBounds(physics: Physics, eid: number, flags: number, swept: boolean, out: Float64Array, o: number): void {
   const b = physics.components.Box;
   boxRotation(physics, eid, ROTATION);
-  W[3] = b.hx[eid];
-  W[4] = b.hy[eid];
-  W[5] = b.hz[eid];
-  rotatedHalfExtents(ROTATION, 0, W, 3, W, 3);
+  const x = ROTATION[0], y = ROTATION[1], z = ROTATION[2], w = ROTATION[3];
+  const hx = b.hx[eid], hy = b.hy[eid], hz = b.hz[eid];
+  const r00 = 1 - 2 * (y * y + z * z), r01 = 2 * (x * y - z * w), r02 = 2 * (x * z + y * w);
+  const r10 = 2 * (x * y + z * w), r11 = 1 - 2 * (x * x + z * z), r12 = 2 * (y * z - x * w);
+  const r20 = 2 * (x * z - y * w), r21 = 2 * (y * z + x * w), r22 = 1 - 2 * (x * x + y * y);
   loadMotion(physics, eid, flags, swept);
+  W[3] = Math.abs(r00) * hx + Math.abs(r01) * hy + Math.abs(r02) * hz;
+  W[4] = Math.abs(r10) * hx + Math.abs(r11) * hy + Math.abs(r12) * hz;
+  W[5] = Math.abs(r20) * hx + Math.abs(r21) * hy + Math.abs(r22) * hz;
   writeBounds(out, o);
 }
 
