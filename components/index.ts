@@ -11,6 +11,7 @@
  * `Position.x[eid]` through the component each time rather than caching `Position.x`.
  * @module
  */
+import { growArray, type Growable } from '../src/math/grow.js';
 
 /** Anything indexable like `store.x[eid]`: our Float64Arrays, or a game's own arrays. */
 export interface Vec3Store {
@@ -121,21 +122,12 @@ export interface PhysicsComponents {
   Sensor: Record<string, never>;
 }
 
-type NumericArray = Float64Array | Float32Array | Uint32Array | Uint16Array | Uint8Array | Int32Array;
-type ArrayCtor = { new (n: number): NumericArray };
-
-function grownCopy(a: NumericArray, capacity: number): NumericArray {
-  const next = new (a.constructor as ArrayCtor)(capacity);
-  next.set(a);
-  return next;
-}
-
 /** Replaces every typed-array field of `store` with a copy of length `capacity`. */
 export function growStore(store: object, capacity: number): void {
   const s = store as Record<string, unknown>;
   for (const key of Object.keys(s)) {
     const a = s[key];
-    if (ArrayBuffer.isView(a) && (a as NumericArray).length < capacity) s[key] = grownCopy(a as NumericArray, capacity);
+    if (ArrayBuffer.isView(a) && (a as Growable).length < capacity) s[key] = growArray(a as Growable, capacity);
   }
 }
 

@@ -59,7 +59,7 @@ export {
 export type { FixedStepper } from './physics/fixedStep.js';
 export { createFixedStepper, fixedStepAdvance } from './physics/fixedStep.js';
 export type { DebugLines, DebugColor, DebugColors, DebugRenderOptions } from './debug/debugRender.js';
-export { debugRender, debugLinesCreate, DEBUG_SPHERE_SEGMENTS, DEBUG_CONTACT_LENGTH } from './debug/debugRender.js';
+export { debugRender, createDebugLines, debugLinesCreate, DEBUG_SPHERE_SEGMENTS, DEBUG_CONTACT_LENGTH } from './debug/debugRender.js';
 
 // Systems
 export type { System } from '../systems/index.js';

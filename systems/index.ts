@@ -4,7 +4,7 @@
  * Collision response needs no system of its own: the broadphase applies gravity to dynamic bodies
  * (spheres with Response) and the narrowphase moves them through their impacts; the integration
  * moves the other bodies.
- * They are thin adapters over the world functions in src/world.
+ * They are thin adapters over the stage functions of src/step/step.ts.
  * @module
  */
 import type { World } from 'bitecs';

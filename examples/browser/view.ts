@@ -11,7 +11,7 @@
  */
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
-import { debugLinesCreate, debugRender, type DebugLines, type DebugRenderOptions } from '../../src/index.js';
+import { createDebugLines, debugRender, type DebugLines, type DebugRenderOptions } from '../../src/index.js';
 import type { DemoScene } from './scene.js';
 
 export interface ViewOptions {
@@ -81,7 +81,7 @@ export function createView(container: HTMLElement): DemoView {
   sun.position.set(-0.4, 1, -0.6);
   root.add(sun);
 
-  const lines: DebugLines = debugLinesCreate(1 << 12);
+  const lines: DebugLines = createDebugLines(1 << 12);
   const lineGeometry = new THREE.BufferGeometry();
   const lineMesh = new THREE.LineSegments(lineGeometry, new THREE.LineBasicMaterial({ vertexColors: true }));
   lineMesh.frustumCulled = false;

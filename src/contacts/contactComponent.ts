@@ -8,11 +8,10 @@
  */
 import { addComponent, entityExists, hasComponent, removeComponent } from 'bitecs';
 import { idListPush } from '../physics/idLists.js';
-import type { IdList, Physics } from '../physics/physicsTypes.js';
+import { BodyFlags, type IdList, type Physics } from '../physics/physicsTypes.js';
 import { internalsOf } from '../physics/internal.js';
 
-/** Flag byte bit (in `internal.flags`) meaning the entity currently holds our Contact component. */
-export const HAS_CONTACT = 32;
+const { HAS_CONTACT } = BodyFlags;
 
 /**
  * Counts contact `i` for `eid` and makes it the primary when it is earlier (toi), or as early and
@@ -21,7 +20,7 @@ export const HAS_CONTACT = 32;
 function offer(physics: Physics, eid: number, other: number, i: number, sign: number, next: IdList): void {
   const C = physics.components.Contact;
   const list = physics.contacts;
-  const primary = internalsOf(physics).primary;
+  const primary = internalsOf(physics).contacts.primary;
   const n = C.count[eid];
   if (n === 0) idListPush(next, eid);
   C.count[eid] = n === 0xffffffff ? n : n + 1;
@@ -41,7 +40,7 @@ function offer(physics: Physics, eid: number, other: number, i: number, sign: nu
 export function writePrimary(physics: Physics, eid: number, other: number, i: number, sign: number): void {
   const C = physics.components.Contact;
   const list = physics.contacts;
-  internalsOf(physics).primary[eid] = i;
+  internalsOf(physics).contacts.primary[eid] = i;
   C.other[eid] = other;
   C.nx[eid] = sign * list.nx[i];
   C.ny[eid] = sign * list.ny[i];
@@ -54,12 +53,12 @@ export function writePrimary(physics: Physics, eid: number, other: number, i: nu
 }
 
 /**
- * Recomputes Contact data for every entity touching this tick. Afterwards `internal.touchingNext`
- * lists the entities touching now, and entities of `internal.touching` (last tick's) with
+ * Recomputes Contact data for every entity touching this tick. Afterwards `internal.contacts.touchingNext`
+ * lists the entities touching now, and entities of `internal.contacts.touching` (last tick's) with
  * `Contact.count[eid] === 0` stopped touching ({@link applyContactComponent} acts on both).
  */
 export function updateContactData(physics: Physics): void {
-  const { touching, touchingNext } = internalsOf(physics);
+  const { touching, touchingNext } = internalsOf(physics).contacts;
   const C = physics.components.Contact;
   for (let i = 0; i < touching.count; i++) C.count[touching.ids[i]] = 0;
   touchingNext.count = 0;
@@ -72,10 +71,10 @@ export function updateContactData(physics: Physics): void {
 
 /** Makes this tick's touching list the previous one. */
 function swapTouching(physics: Physics): void {
-  const internal = internalsOf(physics);
-  const t = internal.touching;
-  internal.touching = internal.touchingNext;
-  internal.touchingNext = t;
+  const state = internalsOf(physics).contacts;
+  const t = state.touching;
+  state.touching = state.touchingNext;
+  state.touchingNext = t;
 }
 
 /**
@@ -86,7 +85,7 @@ export function applyContactComponent(physics: Physics): void {
   const { world } = physics;
   const Contact = physics.components.Contact;
   const internal = internalsOf(physics);
-  const { touching, touchingNext } = internal;
+  const { touching, touchingNext } = internal.contacts;
   for (let i = 0; i < touchingNext.count; i++) {
     const eid = touchingNext.ids[i];
     // hasComponent (a bit test) also notices a Contact the game removed by hand: it comes back.
@@ -112,7 +111,7 @@ export function holdsContact(physics: Physics, e: number): boolean {
  * First half of restoring Contact presence from a snapshot: takes the Contact component off every
  * entity that may hold it now — last tick's touching entities and the bodies removed since the last
  * step — unless `keep[e]` is 1, and resets their contact counts, HAS_CONTACT flags and removal
- * marks. The caller (`restoreSnapshot`) then rebuilds `internal.touching`, the Contact data and
+ * marks. The caller (`restoreSnapshot`) then rebuilds `internal.contacts.touching`, the Contact data and
  * `internal.purgeList`, and calls {@link restoreContactPresence}.
  */
 export function releaseContactPresence(physics: Physics, keep: Uint8Array): void {
@@ -126,9 +125,9 @@ export function releaseContactPresence(physics: Physics, keep: Uint8Array): void
  * marks (every mark the caller set is on one of those lists, so `keep` is all 0 afterwards).
  */
 export function restoreContactPresence(physics: Physics, keep: Uint8Array): void {
-  const { touching, purgeList } = internalsOf(physics);
-  addKept(physics, keep, touching);
-  addKept(physics, keep, purgeList);
+  const internal = internalsOf(physics);
+  addKept(physics, keep, internal.contacts.touching);
+  addKept(physics, keep, internal.purgeList);
 }
 
 // (One loop per function, at its end: code after a long loop would run without type feedback in
@@ -136,7 +135,7 @@ export function restoreContactPresence(physics: Physics, keep: Uint8Array): void
 
 function releaseTouching(physics: Physics, keep: Uint8Array): void {
   const C = physics.components.Contact;
-  const { flags, touching } = internalsOf(physics);
+  const { flags, contacts: { touching } } = internalsOf(physics);
   for (let t = 0; t < touching.count; t++) {
     const e = touching.ids[t];
     C.count[e] = 0;

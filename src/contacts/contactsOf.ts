@@ -13,10 +13,11 @@
  * Frame and units as the contact list: world frame, length units, toi a fraction of the tick.
  * @module
  */
+import { doubledLength } from '../math/grow.js';
 import { idListPush } from '../physics/idLists.js';
 import { checkLive, internalsOf } from '../physics/internal.js';
 import type { Physics } from '../physics/physicsTypes.js';
-import type { ContactIndexState } from './contactIndex.js';
+import type { ContactIndexState } from './contactsState.js';
 
 /**
  * Contacts by entity: the contacts of entity `eid` are `items[start[eid] + k]` for k in
@@ -37,7 +38,7 @@ export interface ContactIndex {
  */
 export function contactsOf(physics: Physics): ContactIndex {
   checkLive(physics, 'contactsOf');
-  const index = internalsOf(physics).contactIndex;
+  const index = internalsOf(physics).contacts.index;
   if (index.stale) buildIndex(physics, index);
   return index;
 }
@@ -109,16 +110,8 @@ function reserve(index: ContactIndexState, capacity: number, slots: number): voi
     index.count = new Uint32Array(capacity);
     index.start = new Uint32Array(capacity);
   }
-  if (index.items.length < slots) {
-    let n = Math.max(64, index.items.length);
-    while (n < slots) n *= 2;
-    index.items = new Uint32Array(n);
-  }
-  if (index.members.ids.length < slots) {
-    let n = index.members.ids.length;
-    while (n < slots) n *= 2;
-    index.members.ids = new Uint32Array(n);
-  }
+  if (index.items.length < slots) index.items = new Uint32Array(doubledLength(Math.max(64, index.items.length), slots));
+  if (index.members.ids.length < slots) index.members.ids = new Uint32Array(doubledLength(index.members.ids.length, slots));
 }
 
 function countOne(index: ContactIndexState, e: number): void {

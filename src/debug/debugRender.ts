@@ -23,6 +23,8 @@
  * written, when it is too small; a segment count's circle table is allocated on its first use.
  * @module
  */
+import { doubledLength } from '../math/grow.js';
+import { quatToMatrix } from '../math/quat.js';
 import { boxRotation } from '../physics/bodyReads.js';
 import { internalsOf } from '../physics/internal.js';
 import { BodyFlags, type Physics } from '../physics/physicsTypes.js';
@@ -81,10 +83,16 @@ export interface DebugRenderOptions {
 }
 
 /** Creates an empty line buffer with room for `capacity` segments (default 1024); it grows by doubling. */
-export function debugLinesCreate(capacity = 1024): DebugLines {
+export function createDebugLines(capacity = 1024): DebugLines {
   const n = Math.max(1, Math.floor(capacity));
   return { count: 0, positions: new Float32Array(6 * n), colors: new Float32Array(6 * n) };
 }
+
+/**
+ * The former name of {@link createDebugLines} (every constructor of the API is now `createX`).
+ * @deprecated Use `createDebugLines`; this alias is removed in the next release.
+ */
+export const debugLinesCreate: (capacity?: number) => DebugLines = createDebugLines;
 
 // ---------------------------------------------------------------------------------------------
 // Circle tables: for n segments, cos and sin of 2πk/n for k = 0 .. n (entry n repeats entry 0).
@@ -132,6 +140,8 @@ function circleTable(n: number): Float64Array {
 const S = new Float64Array(22);
 /** A box's unit rotation (x, y, z, w), per call. */
 const ROTATION = new Float64Array(4);
+/** A box's rotation matrix, row-major (quatToMatrix). */
+const MATRIX = new Float64Array(9);
 const S_FROM = 0, S_TO = 3, S_COLOR = 6, S_CENTER = 9, S_RADIUS = 12, S_AXES = 13;
 
 /** Default colours, in the order of the palette slots below. */
@@ -182,12 +192,11 @@ function pushSegment(out: DebugLines): void {
 
 /** Makes room for `segments` segments, doubling the arrays (contents are not kept: all is rewritten). */
 function reserve(out: DebugLines, segments: number): void {
-  let cap = Math.floor(Math.min(out.positions.length, out.colors.length) / 6);
+  const cap = Math.floor(Math.min(out.positions.length, out.colors.length) / 6);
   if (segments <= cap) return;
-  if (cap < 1) cap = 1;
-  while (cap < segments) cap *= 2;
-  out.positions = new Float32Array(6 * cap);
-  out.colors = new Float32Array(6 * cap);
+  const n = doubledLength(Math.max(1, cap), segments);
+  out.positions = new Float32Array(6 * n);
+  out.colors = new Float32Array(6 * n);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -232,17 +241,13 @@ function pushSphere(physics: Physics, eid: number, out: DebugLines, table: Float
 function loadBoxAxes(physics: Physics, eid: number): void {
   const b = physics.components.Box;
   boxRotation(physics, eid, ROTATION);
-  const x = ROTATION[0], y = ROTATION[1], z = ROTATION[2], w = ROTATION[3];
+  quatToMatrix(ROTATION, 0, MATRIX, 0);
   const hx = b.hx[eid], hy = b.hy[eid], hz = b.hz[eid];
-  S[S_AXES] = hx * (1 - 2 * (y * y + z * z));
-  S[S_AXES + 1] = hx * (2 * (x * y + z * w));
-  S[S_AXES + 2] = hx * (2 * (x * z - y * w));
-  S[S_AXES + 3] = hy * (2 * (x * y - z * w));
-  S[S_AXES + 4] = hy * (1 - 2 * (x * x + z * z));
-  S[S_AXES + 5] = hy * (2 * (y * z + x * w));
-  S[S_AXES + 6] = hz * (2 * (x * z + y * w));
-  S[S_AXES + 7] = hz * (2 * (y * z - x * w));
-  S[S_AXES + 8] = hz * (1 - 2 * (x * x + y * y));
+  for (let i = 0; i < 3; i++) {
+    S[S_AXES + i] = hx * MATRIX[3 * i];
+    S[S_AXES + 3 + i] = hy * MATRIX[3 * i + 1];
+    S[S_AXES + 6 + i] = hz * MATRIX[3 * i + 2];
+  }
 }
 
 /** Writes corner `k` of the box to slot `o` (S_FROM or S_TO): bit j of k set = + half axis j. */

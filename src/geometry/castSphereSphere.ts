@@ -1,5 +1,5 @@
 import { writeSphereSphereContact } from './kernels/writeSphereSphereContact.js';
-import { V, V_SLOTS, withinDistance } from '../math/scalar.js';
+import { V, V_SLOTS, withinDistance } from './kernels/scalar.js';
 import { END_CHECK } from './kernels/endCheck.js';
 import { E, E_SLOTS, enterBall } from './kernels/entryTime.js';
 import type { CastResult, SphereShape, Vec3 } from './types.js';

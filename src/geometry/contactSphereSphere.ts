@@ -1,5 +1,5 @@
 import { writeSphereSphereContact } from './kernels/writeSphereSphereContact.js';
-import { V, V_SLOTS, withinDistance } from '../math/scalar.js';
+import { V, V_SLOTS, withinDistance } from './kernels/scalar.js';
 import type { ContactResult, SphereShape } from './types.js';
 
 const { V_LENGTH, V_R, V_X, V_Y, V_Z } = V_SLOTS;

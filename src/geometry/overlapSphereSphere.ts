@@ -1,4 +1,4 @@
-import { V, V_SLOTS, withinDistance } from '../math/scalar.js';
+import { V, V_SLOTS, withinDistance } from './kernels/scalar.js';
 import type { SphereShape } from './types.js';
 
 const { V_R, V_X, V_Y, V_Z } = V_SLOTS;

@@ -9,6 +9,7 @@
  * bounds never loop for long. Each bucket looked up adds one to `grid.work[WORK_CELLS]` and each
  * entry examined one to `grid.work[WORK_ITEMS]` (a scan: one cell, every item).
  */
+import { doubledLength, growArray } from '../math/grow.js';
 import { CELL_LIMIT, hashCell, slicesMeet, WHOLE_TICK } from './cells.js';
 import { argBounds, HUGE_LEVEL, MAX_QUERY_CELLS, setArgBounds, WORK_CELLS, WORK_ITEMS, type Grid } from './grid.js';
 
@@ -26,11 +27,7 @@ export function queryOutCreate(capacity = 64): QueryOut {
 /** Grows `out` so that `extra` more ids fit (doubling). */
 export function queryOutReserve(out: QueryOut, extra: number): void {
   if (out.count + extra <= out.ids.length) return;
-  let n = out.ids.length * 2;
-  while (n < out.count + extra) n *= 2;
-  const next = new Int32Array(n);
-  next.set(out.ids);
-  out.ids = next;
+  out.ids = growArray(out.ids, doubledLength(out.ids.length * 2, out.count + extra));
 }
 
 function nextStamp(grid: Grid): number {

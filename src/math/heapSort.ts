@@ -1,7 +1,7 @@
 /**
  * Heapsort over an index array (Williams 1964, Floyd's construction), ordered by a caller's
- * comparison: one kernel for the sorts of ids (`broadphase/sortIds.ts`, past its insertion sort)
- * and of cast hits (`world/queries/cast.ts`). The response's event queue (`world/response/heap.ts`)
+ * comparison: one kernel for the sorts of ids (`grid/sortIds.ts`, past its insertion sort)
+ * and of cast hits (`queries/cast.ts`). The response's event queue (`response/eventQueue.ts`)
  * keeps its own sift-down, measured faster in its hot loop. No allocation: the items are `Int32Array`
  * entries and the order a plain function of a caller-owned context (its keys in typed arrays), so
  * no closure is built per call. O(n log n) at worst; not stable (ties must be broken by the

@@ -9,8 +9,8 @@ import { createComponents, growStore, type PhysicsComponents } from '../../compo
 import { gridCreate } from '../grid/grid.js';
 import { sizeStatsCreate } from '../grid/policy.js';
 import { queryOutCreate } from '../grid/query.js';
-import { HAS_CONTACT } from '../contacts/contactComponent.js';
-import { contactIndexCreate } from '../contacts/contactIndex.js';
+import { createContactsState, growContactsState } from '../contacts/contactsState.js';
+import { doubledLength, growArray } from '../math/grow.js';
 import { PhysicsInputError } from './errors.js';
 import { contactListCreate, endedListCreate, idListCreate, idListPush, pairListCreate } from './idLists.js';
 import { registerSetHandlers } from './setHandlers.js';
@@ -18,7 +18,7 @@ import { readVector, vectorField } from './readInput.js';
 import { BodyFlags, type Physics, type PhysicsOptions } from './physicsTypes.js';
 import { checkLive, INTERNAL, internalsOf, WORK_SLOTS, type PhysicsState } from './internal.js';
 
-const { SPHERE, BOX, MOVING, SENSOR, FILTER, RESPONSE } = BodyFlags;
+const { SPHERE, BOX, MOVING, SENSOR, FILTER, HAS_CONTACT, RESPONSE } = BodyFlags;
 const GRAVITY = vectorField('options.gravity', ['options.gravity.x', 'options.gravity.y', 'options.gravity.z']);
 const gravityIn = new Float64Array(3);
 const DEFAULT_GROUP = 1;
@@ -122,18 +122,12 @@ export function ensureCapacity(physics: Physics, eid: number): void {
       problem: `entity ids must be below 2^24 (${MAX_ENTITY_ID}): the component stores are indexed by id (a world with entity id versioning hands out such ids)`,
     });
   }
-  let cap = internal.capacity;
-  while (cap <= eid) cap *= 2;
+  const cap = doubledLength(internal.capacity, eid + 1);
   for (const store of Object.values(own)) growStore(store, cap);
   fillFilterDefaults(own, internal.capacity);
-  for (const key of ['flags', 'purgeMark'] as const) {
-    const next = new Uint8Array(cap);
-    next.set(internal[key]);
-    internal[key] = next;
-  }
-  const primary = new Uint32Array(cap);
-  primary.set(internal.primary);
-  internal.primary = primary;
+  internal.flags = growArray(internal.flags, cap);
+  internal.purgeMark = growArray(internal.purgeMark, cap);
+  growContactsState(internal.contacts, cap);
   internal.capacity = cap;
 }
 
@@ -173,7 +167,6 @@ export function createPhysics(world: World, options: PhysicsOptions = {}): Physi
       maxEid: 0,
       flags: new Uint8Array(capacity),
       purgeMark: new Uint8Array(capacity),
-      primary: new Uint32Array(capacity),
       purgeList: idListCreate(),
       cellSize: options.cellSize ?? 0,
       cellSizeFixed: options.cellSize !== undefined,
@@ -192,10 +185,7 @@ export function createPhysics(world: World, options: PhysicsOptions = {}): Physi
       work: new Float64Array(WORK_SLOTS),
       pairs: pairListCreate(),
       boxPairs: pairListCreate(),
-      previous: pairListCreate(),
-      touching: idListCreate(),
-      touchingNext: idListCreate(),
-      contactIndex: contactIndexCreate(),
+      contacts: createContactsState(capacity),
       gravity: options.gravity === undefined ? new Float64Array(3) : Float64Array.from(gravityIn),
       gravityOn: options.gravity !== undefined && (gravityIn[0] !== 0 || gravityIn[1] !== 0 || gravityIn[2] !== 0) ? 1 : 0,
       maxIterations: options.maxIterations ?? 4,

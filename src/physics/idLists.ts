@@ -1,4 +1,5 @@
 /** Growable typed-array lists (grow by doubling, never inside a caller's inner loop body). */
+import { doubledLength, growArray, type Growable } from '../math/grow.js';
 import type { ContactList, EndedList, IdList, PairList } from './physicsTypes.js';
 
 export function idListCreate(capacity = 64): IdList {
@@ -6,11 +7,7 @@ export function idListCreate(capacity = 64): IdList {
 }
 
 export function idListPush(list: IdList, id: number): void {
-  if (list.count === list.ids.length) {
-    const next = new Uint32Array(list.ids.length * 2);
-    next.set(list.ids);
-    list.ids = next;
-  }
+  if (list.count === list.ids.length) list.ids = growArray(list.ids, list.ids.length * 2);
   list.ids[list.count++] = id;
 }
 
@@ -28,14 +25,9 @@ export function pairListPush(list: PairList, a: number, b: number): void {
 /** Grows `list`'s arrays (by doubling) to hold at least `n` pairs, keeping its contents. */
 export function pairListReserve(list: PairList, n: number): void {
   if (list.a.length >= n) return;
-  let size = list.a.length * 2;
-  while (size < n) size *= 2;
-  const na = new Uint32Array(size);
-  const nb = new Uint32Array(size);
-  na.set(list.a);
-  nb.set(list.b);
-  list.a = na;
-  list.b = nb;
+  const size = doubledLength(list.a.length, n);
+  list.a = growArray(list.a, size);
+  list.b = growArray(list.b, size);
 }
 
 export function endedListCreate(capacity = 64): EndedList {
@@ -44,11 +36,7 @@ export function endedListCreate(capacity = 64): EndedList {
 
 /** Appends the pair (a, b) with `flags` (bits of `EndedFlags`). */
 export function endedListPush(list: EndedList, a: number, b: number, flags: number): void {
-  if (list.count === list.flags.length) {
-    const next = new Uint8Array(list.flags.length * 2);
-    next.set(list.flags);
-    list.flags = next;
-  }
+  if (list.count === list.flags.length) list.flags = growArray(list.flags, list.flags.length * 2);
   list.flags[list.count] = flags;
   pairListPush(list, a, b);
 }
@@ -65,13 +53,7 @@ export function contactListCreate(capacity = 64): ContactList {
 /** Makes room for at least `n` contacts (keeps the first `count`). */
 export function contactListReserve(list: ContactList, n: number): void {
   if (list.a.length >= n) return;
-  let cap = list.a.length;
-  while (cap < n) cap *= 2;
-  const l = list as unknown as Record<string, Float64Array>;
-  for (const k of ['a', 'b', 'nx', 'ny', 'nz', 'depth', 'px', 'py', 'pz', 'toi', 'flags']) {
-    const old = l[k];
-    const next = new (old.constructor as Float64ArrayConstructor)(cap);
-    next.set(old);
-    l[k] = next;
-  }
+  const cap = doubledLength(list.a.length, n);
+  const l = list as unknown as Record<string, Growable>;
+  for (const k of ['a', 'b', 'nx', 'ny', 'nz', 'depth', 'px', 'py', 'pz', 'toi', 'flags']) l[k] = growArray(l[k], cap);
 }

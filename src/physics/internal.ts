@@ -1,13 +1,13 @@
 /**
  * The internal state of a physics instance, kept out of the public types: it hangs off the instance
  * under a module-private symbol (as bitECS hides its world internals behind `$internal`), and the
- * modules of src/world reach it through {@link internalsOf}. Tests that need it import it from here.
+ * modules of the library reach it through {@link internalsOf}. Tests that need it import it from here.
  * @module
  */
 import type { Grid } from '../grid/grid.js';
 import type { SizeStats } from '../grid/policy.js';
 import type { QueryOut } from '../grid/query.js';
-import type { ContactIndexState } from '../contacts/contactIndex.js';
+import type { ContactsState } from '../contacts/contactsState.js';
 import { PhysicsInputError } from './errors.js';
 import type { ResponseState } from '../response/responseState.js';
 import type { PhysicsComponents } from '../../components/index.js';
@@ -28,8 +28,6 @@ export interface PhysicsInternal {
   flags: Uint8Array;
   /** Body flags of entities removed since the last narrowphase. */
   purgeMark: Uint8Array;
-  /** Per entity: index in `contacts` of its primary contact this tick (valid while touching). */
-  primary: Uint32Array;
   purgeList: IdList;
   /** Level-0 cell side of both grids (length units); 0 until chosen (see src/grid/policy.ts). */
   cellSize: number;
@@ -63,14 +61,11 @@ export interface PhysicsInternal {
   pairs: PairList;
   /** Scratch of the broadphase: this tick's box–box candidate pairs before the merge (boxPairs.ts). */
   boxPairs: PairList;
-  /** Previous tick's contact pairs. */
-  previous: PairList;
-  /** Entities holding the Contact component. */
-  touching: IdList;
-  /** Scratch: entities touching this tick. */
-  touchingNext: IdList;
-  /** Contacts by entity (`contactsOf`), rebuilt lazily after each tick or restore. */
-  contactIndex: ContactIndexState;
+  /**
+   * The contacts module's state (src/contacts/contactsState.ts): previous pairs, touching entities,
+   * primary contacts, the contacts-by-entity index. Not the contact list (that is `physics.contacts`).
+   */
+  contacts: ContactsState;
   /** Gravity of dynamic bodies (x, y, z; length units per second²). */
   gravity: Float64Array;
   /** 1 when `gravity` is not zero (an integer flag: read by once-per-tick code). */
@@ -111,7 +106,7 @@ export const WORK_REBUILDS = 5;
 /** Number of slots of `work`. */
 export const WORK_SLOTS = 6;
 
-/** A physics instance as src/world builds it: the public fields and the internal state. */
+/** A physics instance as `createPhysics` builds it: the public fields and the internal state. */
 export type PhysicsState = Physics & { readonly [INTERNAL]: PhysicsInternal };
 
 /** The internal state of `physics`. */
@@ -125,7 +120,7 @@ export function internalsOf(physics: Physics): PhysicsInternal {
  */
 export function setTick(physics: Physics, tick: number): void {
   (physics as { tick: number }).tick = tick;
-  internalsOf(physics).contactIndex.stale = true;
+  internalsOf(physics).contacts.index.stale = true;
 }
 
 /**

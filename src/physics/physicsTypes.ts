@@ -115,13 +115,25 @@ export interface IdList {
   ids: Uint32Array;
 }
 
-/** Per-entity body flags (internal). */
+/** Per-entity body flags (internal): the bits of `internal.flags[eid]`, one byte per entity. */
 export const BodyFlags = {
+  /** Has Position and Sphere: a sphere body. */
   SPHERE: 1,
+  /** Has Position and Box: a box body. */
   BOX: 2,
+  /** Has Velocity: swept over the tick (a body without it is static). */
   MOVING: 4,
+  /** Has the Sensor tag: its contacts are reported and flagged, never resolved. */
   SENSOR: 8,
+  /** Has the CollisionFilter component (otherwise group 1, mask 0xffffffff). */
   FILTER: 16,
+  /**
+   * Holds this instance's Contact component (set and cleared by src/contacts/contactComponent.ts when
+   * its first contact begins and its last ends, and by a snapshot restore), so that a tick touches the
+   * bitecs component only on those changes. Cleared with SPHERE or BOX when the entity stops being a
+   * body (the next narrowphase then takes the component off a surviving entity).
+   */
+  HAS_CONTACT: 32,
   /** Has the Response component (dynamic when also SPHERE and MOVING). */
   RESPONSE: 64,
 } as const;

@@ -41,11 +41,9 @@ const SPHERE_KEYS = new Set(['radius']);
 const BOX_KEYS = new Set(['halfExtents', 'rotation', 'hx', 'hy', 'hz', 'qx', 'qy', 'qz', 'qw']);
 const FILTER_KEYS = new Set(['group', 'mask']);
 
-/** Validated values, read fully before anything is written. */
+/** Validated values, read fully before anything is written (per-call scratch: nothing is kept). */
 const vec = new Float64Array(3);
 const quat = new Float64Array(4);
-/** Which of hx, hy, hz (bits 0..2) and the rotation (bit 3) a Box set writes. */
-let boxWrites = 0;
 
 /** Throws unless `data` is an object whose keys are all in `keys` (a typo would be ignored otherwise). */
 function checkRecord(data: unknown, keys: Set<string>, source: string, eid: number, form: string): asserts data is Record<string, unknown> {
@@ -67,11 +65,14 @@ function readFlat(v: unknown, source: string, eid: number, name: string, nonNega
 
 const BOX_FORM = '{halfExtents?, rotation?} or {hx?, hy?, hz?, qx?, qy?, qz?, qw?}';
 
-/** Reads a Box set's data into `vec` / `quat` and `boxWrites`. */
-function readBox(d: unknown, eid: number): void {
+/**
+ * Reads a Box set's data into `vec` / `quat`; returns which of them it writes: hx, hy, hz (bits 0..2)
+ * and the rotation (bit 3).
+ */
+function readBox(d: unknown, eid: number): number {
   const source = 'set(Box)';
   checkRecord(d, BOX_KEYS, source, eid, BOX_FORM);
-  boxWrites = 0;
+  let boxWrites = 0;
   const flatHalf = d.hx !== undefined || d.hy !== undefined || d.hz !== undefined;
   if (d.halfExtents !== undefined) {
     if (flatHalf) throw new PhysicsInputError({ eid, field: 'halfExtents', problem: 'give halfExtents or hx, hy, hz, not both', source });
@@ -99,6 +100,7 @@ function readBox(d: unknown, eid: number): void {
     boxWrites |= 8;
   }
   if (boxWrites === 0) throw new PhysicsInputError({ eid, field: 'data', problem: `must be ${BOX_FORM} with at least one field, got {}`, source });
+  return boxWrites;
 }
 
 /**
@@ -110,7 +112,7 @@ function readBox(d: unknown, eid: number): void {
 export type SetWriter = (physics: Physics, eid: number, data: unknown) => void;
 
 function setBox(physics: Physics, eid: number, data: unknown): void {
-  readBox(data, eid);
+  const boxWrites = readBox(data, eid);
   const B = physics.components.Box;
   if ((boxWrites & 1) !== 0) B.hx[eid] = vec[0];
   if ((boxWrites & 2) !== 0) B.hy[eid] = vec[1];

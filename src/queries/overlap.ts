@@ -18,6 +18,7 @@ import * as sphereBox from '../geometry/overlapSphereBox.js';
 import * as sphereSphere from '../geometry/overlapSphereSphere.js';
 import * as bodies from '../physics/bodyReads.js';
 import * as internals from '../physics/internal.js';
+import * as quat from '../math/quat.js';
 import type { QuatLike, Vec3Like } from '../physics/readInput.js';
 import { BodyFlags, type Physics } from '../physics/physicsTypes.js';
 import * as candidate from './candidate.js';
@@ -38,6 +39,7 @@ const { overlapSphereBox } = sphereBox;
 const { overlapSphereSphere } = sphereSphere;
 const { BOUNDS_PAD, loadBox } = bodies;
 const { internalsOf } = internals;
+const { rotatedHalfExtents } = quat;
 const { entityListReserve } = lists;
 const { queryState } = stateModule;
 const { passesFilter } = candidate;
@@ -152,13 +154,7 @@ export function overlapBox(physics: Physics, center: Vec3Like, halfExtents: Vec3
   q.y = y;
   q.z = z;
   q.w = w;
-  // World half sizes of the rotated box: Σ |R_ij|·h_j (Ericson 4.2.6).
-  const r00 = 1 - 2 * (y * y + z * z), r01 = 2 * (x * y - z * w), r02 = 2 * (x * z + y * w);
-  const r10 = 2 * (x * y + z * w), r11 = 1 - 2 * (x * x + z * z), r12 = 2 * (y * z - x * w);
-  const r20 = 2 * (x * z - y * w), r21 = 2 * (y * z + x * w), r22 = 1 - 2 * (x * x + y * y);
-  QB[3] = Math.abs(r00) * hx + Math.abs(r01) * hy + Math.abs(r02) * hz;
-  QB[4] = Math.abs(r10) * hx + Math.abs(r11) * hy + Math.abs(r12) * hz;
-  QB[5] = Math.abs(r20) * hx + Math.abs(r21) * hy + Math.abs(r22) * hz;
+  rotatedHalfExtents(QI, QI_Q, QI, QI_H, QB, 3);
   queryBounds();
   return collect(physics, s, out, true);
 }

@@ -9,6 +9,7 @@
  * bytes. No allocation in steady state.
  * @module
  */
+import { doubledLength } from '../math/grow.js';
 
 /** Whole-buffer views of one ArrayBuffer. */
 interface Views {
@@ -99,9 +100,7 @@ export function openBuffer(c: SnapshotCursor, who: string, buffer: ArrayBuffer |
 /** Points an unaligned cursor at a scratch of at least `bytes` bytes (grown by doubling). */
 function useScratch(c: SnapshotCursor, bytes: number): void {
   if (c.scratch.byteLength < bytes) {
-    let n = Math.max(1024, c.scratch.byteLength);
-    while (n < bytes) n *= 2;
-    c.scratch = new ArrayBuffer(n);
+    c.scratch = new ArrayBuffer(doubledLength(Math.max(1024, c.scratch.byteLength), bytes));
   }
   useViews(c, viewsOf(c.scratch), 0);
 }

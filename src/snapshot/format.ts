@@ -17,9 +17,9 @@
  * - the world contact list of the last tick (`physics.contacts`: 8 float64, 2 uint32 and a flags byte
  *   each, 73 bytes) and the last tick's `ended` pairs with their flags (2 uint32 and a flags byte,
  *   9 bytes each); `began` is rebuilt from the contact flags, and the previous-tick pairs that decide
- *   began/persisting at the next tick (`internal.previous`) from the contact pairs, which they equal
+ *   began/persisting at the next tick (`internal.contacts.previous`) from the contact pairs, which they equal
  *   after every narrowphase;
- * - the entities touching at the last tick (`internal.touching`) and their Contact data: 12 bytes
+ * - the entities touching at the last tick (`internal.contacts.touching`) and their Contact data: 12 bytes
  *   each (entity id and whether it holds the Contact component, contact count, and the index of its
  *   primary contact in the saved contact list, from which the data is rebuilt bit for bit), or 84
  *   bytes when the data matches no saved contact (e.g. `contactComponent` was off at the last step);

@@ -1,6 +1,6 @@
 /**
  * Restoring a snapshot: `restoreSnapshot`. The byte layout is documented in format.ts; the body and
- * contact records are walked by records.ts (the same walks as the writer's, in the other
+ * contact records are walked by walkRecords.ts (the same walks as the writer's, in the other
  * direction). Everything is checked before anything is written, each failure a
  * `SnapshotMismatchError` naming the field: the format tag, version, options and section sizes, the
  * checksum of the whole snapshot (unless `verify: false`), the tick and cell size, the body set
@@ -9,9 +9,9 @@
  * @module
  */
 import { LANE1, LANE2 } from '../math/hashMixer.js';
-import { HAS_CONTACT, releaseContactPresence, restoreContactPresence, writePrimary } from '../contacts/contactComponent.js';
+import { releaseContactPresence, restoreContactPresence, writePrimary } from '../contacts/contactComponent.js';
 import { contactListReserve, endedListPush, idListPush, pairListPush } from '../physics/idLists.js';
-import { ContactFlags, type ContactList, type EndedList, type IdList, type PairList, type Physics } from '../physics/physicsTypes.js';
+import { BodyFlags, ContactFlags, type ContactList, type EndedList, type IdList, type PairList, type Physics } from '../physics/physicsTypes.js';
 import { openBuffer, SnapshotCursor, stageRead } from './buffer.js';
 import { CENSUS_BODIES, CENSUS_BODY_F64, CENSUS_FILTERS, createCensus, takeCensus } from './census.js';
 import { checkRecords } from './checks.js';
@@ -174,7 +174,7 @@ function readContacts(physics: Physics): void {
   copyContactRecords(list, cursor, saved, FROM_SNAPSHOT);
   list.count = saved.contacts;
   rebuildBegan(list, physics.began);
-  rebuildPrevious(list, internalsOf(physics).previous);
+  rebuildPrevious(list, internalsOf(physics).contacts.previous);
   readEnded(physics.ended, cursor.u32, (cursor.base + saved.endedU32) >>> 2, cursor.u8, cursor.base + saved.endedFlagsU8);
 }
 
@@ -230,11 +230,12 @@ function readTouching(physics: Physics): void {
   markKept(keep, u32, kPurge, saved.purge, 1, CONTACT_BIT);
   releaseContactPresence(physics, keep);
   readRemoved(physics, u32, kPurge, saved.purge);
-  const old = internal.touching;
-  internal.touchingNext.count = 0;
-  readTouchingRecords(physics, internal.touchingNext, kTouch);
-  internal.touching = internal.touchingNext;
-  internal.touchingNext = old;
+  const state = internal.contacts;
+  const old = state.touching;
+  state.touchingNext.count = 0;
+  readTouchingRecords(physics, state.touchingNext, kTouch);
+  state.touching = state.touchingNext;
+  state.touchingNext = old;
   restoreContactPresence(physics, keep);
 }
 
@@ -250,7 +251,7 @@ function readTouchingRecords(physics: Physics, next: IdList, k: number): void {
     const e = word & ~HAS_BIT;
     const ref = u32[k + 2];
     idListPush(next, e);
-    if ((word & HAS_BIT) !== 0) flags[e] |= HAS_CONTACT;
+    if ((word & HAS_BIT) !== 0) flags[e] |= BodyFlags.HAS_CONTACT;
     C.count[e] = u32[k + 1];
     if (ref !== NO_REF) {
       const a = list.a[ref];

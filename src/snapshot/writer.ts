@@ -1,13 +1,13 @@
 /**
  * Saving a snapshot: `snapshotSize` and `saveSnapshot`. The byte layout is documented in format.ts;
- * the body and contact records are walked by records.ts. Positions and contact points are in the
+ * the body and contact records are walked by walkRecords.ts. Positions and contact points are in the
  * world frame and the caller's length unit, velocities in length units per second, as in the
  * components; every value is stored bit for bit (float64, or the store's own integer type).
  * @module
  */
 import { LANE1, LANE2 } from '../math/hashMixer.js';
-import { HAS_CONTACT, holdsContact } from '../contacts/contactComponent.js';
-import type { EndedList, IdList, Physics } from '../physics/physicsTypes.js';
+import { holdsContact } from '../contacts/contactComponent.js';
+import { BodyFlags, type EndedList, type IdList, type Physics } from '../physics/physicsTypes.js';
 import { commitWrite, openBuffer, SnapshotCursor, stageWrite } from './buffer.js';
 import { CENSUS_BODIES, CENSUS_BODY_F64, CENSUS_FILTERS, createCensus, takeCensus } from './census.js';
 import { snapshotChecksum } from './checksum.js';
@@ -55,13 +55,13 @@ function contactDataFrom(physics: Physics, eid: number, i: number, sign: number)
 
 /**
  * The contact-list index whose data the touching entity `e` holds (its primary contact, from
- * `internal.primary`), or −1 when its Contact data matches no contact of the list (for example when
- * the Contact component was off for the last step).
+ * `internal.contacts.primary`), or −1 when its Contact data matches no contact of the list (for
+ * example when the Contact component was off for the last step).
  */
 function primaryRef(physics: Physics, e: number): number {
   const l = physics.contacts;
   const C = physics.components.Contact;
-  const primary = internalsOf(physics).primary;
+  const primary = internalsOf(physics).contacts.primary;
   if (e >= primary.length) return -1;
   const i = primary[e];
   if (i >= l.count) return -1;
@@ -89,7 +89,7 @@ function countExplicit(physics: Physics, touching: IdList, refs: Int32Array): nu
 function measure(physics: Physics, bits: number): number {
   takeCensus(physics, bits, census);
   const internal = internalsOf(physics);
-  const touching = internal.touching;
+  const touching = internal.contacts.touching;
   if (scratch.refs.length < touching.count) scratch.refs = new Int32Array(Math.max(2 * scratch.refs.length, touching.count));
   layout.bodyF64 = census[CENSUS_BODY_F64];
   layout.filters = census[CENSUS_FILTERS];
@@ -185,7 +185,7 @@ function writeRemoved(physics: Physics, u32: Uint32Array, k: number): void {
 /** Touching entities: id | holds-Contact bit, count, primary contact index (or explicit data). */
 function writeTouching(physics: Physics): void {
   const { f64, u32, base } = cursor;
-  const { flags, touching } = internalsOf(physics);
+  const { flags, contacts: { touching } } = internalsOf(physics);
   const C = physics.components.Contact;
   const refs = scratch.refs;
   let k = (base + layout.touchingU32) >>> 2;
@@ -193,7 +193,7 @@ function writeTouching(physics: Physics): void {
   for (let t = 0; t < touching.count; t++, k += TOUCH_U32) {
     const e = touching.ids[t];
     const ref = refs[t];
-    u32[k] = (e | ((flags[e] & HAS_CONTACT) !== 0 ? HAS_BIT : 0)) >>> 0;
+    u32[k] = (e | ((flags[e] & BodyFlags.HAS_CONTACT) !== 0 ? HAS_BIT : 0)) >>> 0;
     u32[k + 1] = C.count[e];
     u32[k + 2] = ref >= 0 ? ref : NO_REF;
     if (ref < 0) {

@@ -8,6 +8,7 @@
  * @module
  */
 import { gridBuild, gridClear, gridInsert } from '../grid/grid.js';
+import { growArray } from '../math/grow.js';
 import { boxBounds, validateBody } from '../physics/bodyReads.js';
 import { BodyFlags, type Physics } from '../physics/physicsTypes.js';
 import { internalsOf, type PhysicsInternal, STATIC_INPUTS, WORK_REBUILDS } from '../physics/internal.js';
@@ -78,9 +79,7 @@ export function checkStatic(physics: Physics): void {
 
 /** Doubles `staticInputs` (outside the steady tick: only when more static boxes are bucketed). */
 function growStaticInputs(internal: PhysicsInternal): void {
-  const next = new Float64Array(Math.max(16 * STATIC_INPUTS, 2 * internal.staticInputs.length));
-  next.set(internal.staticInputs);
-  internal.staticInputs = next;
+  internal.staticInputs = growArray(internal.staticInputs, Math.max(16 * STATIC_INPUTS, 2 * internal.staticInputs.length));
 }
 
 /** Re-buckets the static boxes (validating each with `validate`). */

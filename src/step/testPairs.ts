@@ -150,7 +150,7 @@ function comparePairs(a1: number, b1: number, a2: number, b2: number): number {
  * since the last narrowphase (`purgeMark`).
  */
 function endPrevious(physics: Physics, j: number): void {
-  const { previous, purgeMark } = internalsOf(physics);
+  const { contacts: { previous }, purgeMark } = internalsOf(physics);
   const a = previous.a[j];
   const b = previous.b[j];
   endedListPush(physics.ended, a, b, (purgeMark[a] | purgeMark[b]) !== 0 ? EndedFlags.REMOVED : 0);
@@ -163,7 +163,7 @@ function endPrevious(physics: Physics, j: number): void {
  */
 function diffWithPrevious(physics: Physics): void {
   const list = physics.contacts;
-  const { previous, purgeMark, purgeList } = internalsOf(physics);
+  const { contacts: { previous }, purgeMark, purgeList } = internalsOf(physics);
   const { began, ended } = physics;
   const removals = purgeList.count !== 0;
   began.count = 0;

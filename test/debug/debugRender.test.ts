@@ -13,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import {
   addBox,
   addSphere,
+  createDebugLines,
   createPhysics,
   DEBUG_CONTACT_LENGTH,
   DEBUG_SPHERE_SEGMENTS,
@@ -112,7 +113,7 @@ describe('debugRender', () => {
     fc.assert(
       fc.property(fc.array(fc.oneof(sphereArb, boxArb), { minLength: 1, maxLength: 6 }), (bodies) => {
         const physics = build(bodies);
-        const out = debugRender(physics, debugLinesCreate(4));
+        const out = debugRender(physics, createDebugLines(4));
         const n = DEBUG_SPHERE_SEGMENTS;
         const spheres = bodies.filter((b) => b.kind === 'sphere').length;
         expect(out.count).toBe(3 * n * spheres + 12 * (bodies.length - spheres));
@@ -131,11 +132,11 @@ describe('debugRender', () => {
     const s: SphereCase = { kind: 'sphere', center: { x: 1.5, y: -2, z: 3 }, radius: 2.25 };
     const physics = build([s]);
     for (const n of [4, 8, 16, 32, 64]) {
-      const out = debugRender(physics, debugLinesCreate(), { sphereSegments: n });
+      const out = debugRender(physics, createDebugLines(), { sphereSegments: n });
       expect(out.count).toBe(3 * n);
       checkSphere(out, 0, s, n);
     }
-    expect(() => debugRender(physics, debugLinesCreate(), { sphereSegments: 12 })).toThrow(RangeError);
+    expect(() => debugRender(physics, createDebugLines(), { sphereSegments: 12 })).toThrow(RangeError);
   });
 
   it('contacts: one segment per contact, from its point along its normal, contactLength long', () => {
@@ -148,7 +149,7 @@ describe('debugRender', () => {
     const c = physics.contacts;
     expect(c.count).toBe(2);
     for (const length of [undefined, 2]) {
-      const out = debugRender(physics, debugLinesCreate(), { bodies: false, contacts: true, contactLength: length });
+      const out = debugRender(physics, createDebugLines(), { bodies: false, contacts: true, contactLength: length });
       expect(out.count).toBe(2);
       const L = length ?? DEBUG_CONTACT_LENGTH;
       for (let i = 0; i < 2; i++) {
@@ -160,7 +161,7 @@ describe('debugRender', () => {
       }
     }
     // Bodies and contacts: the contacts come after the bodies.
-    const both = debugRender(physics, debugLinesCreate(), { contacts: true });
+    const both = debugRender(physics, createDebugLines(), { contacts: true });
     expect(both.count).toBe(3 * 3 * DEBUG_SPHERE_SEGMENTS + 12 + 2);
   });
 
@@ -173,10 +174,30 @@ describe('debugRender', () => {
     const n = DEBUG_SPHERE_SEGMENTS;
     const firsts = [0, 3 * n, 3 * n + 12, 3 * n + 24];
     const f = (c: number[]) => [...c, ...c].map(Math.fround);
-    const out = debugRender(physics, debugLinesCreate());
+    const out = debugRender(physics, createDebugLines());
     expect(firsts.map((i) => colorOf(out, i))).toEqual([f([0.6, 0.75, 0.9]), f([0.55, 0.55, 0.55]), f([1, 0.6, 0.2]), f([0.3, 0.9, 0.4])]);
-    const custom = debugRender(physics, debugLinesCreate(), { colors: { sphere: [0, 0, 1], movingBox: [1, 0, 1] } });
+    const custom = debugRender(physics, createDebugLines(), { colors: { sphere: [0, 0, 1], movingBox: [1, 0, 1] } });
     expect(firsts.map((i) => colorOf(custom, i))).toEqual([f([0, 0, 1]), f([0.55, 0.55, 0.55]), f([1, 0, 1]), f([0.3, 0.9, 0.4])]);
+  });
+
+  it('debugLinesCreate, the deprecated former name, is still exported and behaves as createDebugLines', () => {
+    expect(typeof debugLinesCreate).toBe('function');
+    const bodies: BodyCase[] = [
+      { kind: 'sphere', center: { x: 0.1, y: 0.2, z: 0.3 }, radius: 0.7 },
+      { kind: 'box', center: { x: 3, y: 1, z: -2 }, half: { x: 1, y: 0.5, z: 2 }, rotation: { x: 0.1, y: 0.7, z: -0.2, w: 0.5 }, scale: 1 },
+    ];
+    for (const capacity of [undefined, 1, 7.5, 1000]) {
+      const a = createDebugLines(capacity);
+      const b = debugLinesCreate(capacity);
+      expect(b.count).toBe(a.count);
+      expect(b.positions.length).toBe(a.positions.length);
+      expect(b.colors.length).toBe(a.colors.length);
+      debugRender(build(bodies), a, { contacts: true });
+      debugRender(build(bodies), b, { contacts: true });
+      expect(b.count).toBe(a.count);
+      expect(Array.from(b.positions)).toEqual(Array.from(a.positions));
+      expect(Array.from(b.colors)).toEqual(Array.from(a.colors));
+    }
   });
 
   it('the buffer grows by doubling and is then reused; output is deterministic', () => {
@@ -184,7 +205,7 @@ describe('debugRender', () => {
       { kind: 'sphere', center: { x: 0.1, y: 0.2, z: 0.3 }, radius: 0.7 },
       { kind: 'box', center: { x: 3, y: 1, z: -2 }, half: { x: 1, y: 0.5, z: 2 }, rotation: { x: 0.1, y: 0.7, z: -0.2, w: 0.5 }, scale: 3 },
     ];
-    const out = debugLinesCreate(1);
+    const out = createDebugLines(1);
     const first = debugRender(build(bodies), out);
     expect(first).toBe(out);
     expect(out.count).toBe(3 * DEBUG_SPHERE_SEGMENTS + 12);
@@ -194,7 +215,7 @@ describe('debugRender', () => {
     const again = debugRender(build(bodies), out);
     expect(again.positions).toBe(positions);
     expect(again.colors).toBe(colors);
-    const other = debugRender(build(bodies), debugLinesCreate(1000));
+    const other = debugRender(build(bodies), createDebugLines(1000));
     expect(Array.from(other.positions.subarray(0, 6 * other.count))).toEqual(Array.from(positions.subarray(0, 6 * out.count)));
     expect(Array.from(other.colors.subarray(0, 6 * other.count))).toEqual(Array.from(colors.subarray(0, 6 * out.count)));
   });
@@ -222,11 +243,11 @@ describe('debugRender', () => {
 const ALLOCATION_CHILD = `
 import { PerformanceObserver } from 'node:perf_hooks';
 import { buildArena } from './src/scenes/buildArena.ts';
-import { debugLinesCreate, debugRender } from './src/index.ts';
+import { createDebugLines, debugRender } from './src/index.ts';
 let gcs = 0;
 new PerformanceObserver((l) => { gcs += l.getEntries().length; }).observe({ entryTypes: ['gc'] });
 const arena = buildArena({ spheres: 1000, seed: 3, physics: { contactComponent: false } });
-const out = debugLinesCreate();
+const out = createDebugLines();
 const options = { contacts: true };
 const frame = () => { arena.tick(); debugRender(arena.physics, out, options); };
 for (let i = 0; i < 2000; i++) frame();

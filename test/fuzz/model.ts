@@ -251,7 +251,7 @@ export function libraryState(s: Sut): string {
   const P = physics.components.Position;
   const parts: string[] = [`tick ${physics.tick}`];
   for (let i = 0; i < l.count; i++) parts.push(`${l.a[i]}-${l.b[i]} ${l.nx[i]} ${l.ny[i]} ${l.nz[i]} ${l.depth[i]} ${l.px[i]} ${l.py[i]} ${l.pz[i]} ${l.toi[i]} ${l.flags[i]}`);
-  for (const list of [physics.began, physics.ended, internalsOf(physics).previous]) {
+  for (const list of [physics.began, physics.ended, internalsOf(physics).contacts.previous]) {
     parts.push(Array.from({ length: list.count }, (_, i) => `${list.a[i]}-${list.b[i]}`).join(' '));
   }
   parts.push(Array.from(physics.ended.flags.subarray(0, physics.ended.count)).join(' '));

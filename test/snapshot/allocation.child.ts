@@ -50,7 +50,7 @@ const CALLS = config.calls ?? 300;
 const WINDOWS = config.windows ?? 4;
 // Header word 10: touching entities whose Contact data is stored explicitly (format.ts, H_EXPLICIT).
 const explicit = new Uint32Array(aligned.buffer, aligned.byteOffset, 16)[10];
-const result: Record<string, unknown> = { config, bytes: size, contacts: p.contacts.count, touching: internalsOf(p).touching.count, explicit };
+const result: Record<string, unknown> = { config, bytes: size, contacts: p.contacts.count, touching: internalsOf(p).contacts.touching.count, explicit };
 for (const [name, fn] of Object.entries(bodies)) {
   for (let i = 0; i < (config.warm ?? 3000); i++) fn(); // warm this call path (until optimised)
   const runs = [];

@@ -146,8 +146,8 @@ export function fullState(physics: Physics, ids: readonly number[]) {
     began: pairs(physics.began),
     ended: pairs(physics.ended),
     endedFlags: Array.from(physics.ended.flags.subarray(0, physics.ended.count)),
-    previous: pairs(internal.previous),
-    touching: Array.from(internal.touching.ids.subarray(0, internal.touching.count)),
+    previous: pairs(internal.contacts.previous),
+    touching: Array.from(internal.contacts.touching.ids.subarray(0, internal.contacts.touching.count)),
     removed: Array.from(internal.purgeList.ids.subarray(0, internal.purgeList.count)),
     contact,
   };

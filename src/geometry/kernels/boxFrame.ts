@@ -9,7 +9,7 @@
  * No allocation: the kernels pass numbers through the module-level scratch `K` instead of arguments
  * and return values, so that no double is ever boxed, inlined or not.
  */
-import { normalize3, V, V_SLOTS, withinDistance } from '../../math/scalar.js';
+import { normalize3, V, V_SLOTS, withinDistance } from './scalar.js';
 import type { BoxShape, Quat, SphereShape, Vec3 } from '../types.js';
 
 const { V_LENGTH, V_R, V_X, V_Y, V_Z } = V_SLOTS;

@@ -17,7 +17,7 @@
  * by a power of two ({@link pow2Scale}): exact, so a configuration scaled by 2^k gets the same t to
  * the last bit, and subnormal inputs are brought to the normal range before any product is formed.
  */
-import { P, P_SLOTS, pow2Scale } from '../../math/scalar.js';
+import { P, P_SLOTS, pow2Scale } from './scalar.js';
 
 const { P_IN, P_SCALE } = P_SLOTS;
 

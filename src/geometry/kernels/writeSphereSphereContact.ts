@@ -1,4 +1,4 @@
-import { normalize3, V, V_SLOTS } from '../../math/scalar.js';
+import { normalize3, V, V_SLOTS } from './scalar.js';
 import type { SphereShape, Vec3 } from '../types.js';
 
 const { V_LENGTH, V_R, V_X, V_Y, V_Z } = V_SLOTS;

@@ -1,6 +1,9 @@
 /**
- * Scalar helpers (no allocation). The distance helpers read their inputs from the scratch `V` and
- * write their results to it, so that no double is boxed by a call.
+ * Scalar helpers of the geometry kernels (no allocation). The distance helpers read their inputs from
+ * the scratch `V` and write their results to it, so that no double is boxed by a call. `V` and `P` are
+ * per-call argument and result slots shared by the geometry's kernels (nothing is carried from one
+ * call to the next), which is why this file lives in geometry/kernels, the one place for such
+ * scratch, rather than in src/math: only the geometry calls it.
  *
  * Extreme magnitudes: squares of numbers outside about [1e-140, 1e140] underflow or overflow. Such
  * inputs are first multiplied by a power of two that brings the largest of them to [1, 2) (see
