@@ -27,7 +27,8 @@ export interface Engine {
   skipReason: string | undefined;
 }
 
-function onPath(command: string): string | undefined {
+/** The executable `command` on PATH, or undefined. */
+export function onPath(command: string): string | undefined {
   for (const dir of (process.env.PATH ?? '').split(delimiter)) {
     if (dir === '') continue;
     const p = join(dir, command);
