@@ -39,7 +39,7 @@ export interface FirefoxSession {
 
 /** Starts headless Firefox and opens a BiDi session on its first tab; throws if it cannot. */
 export async function launchFirefox(timeoutMs = 60_000): Promise<FirefoxSession> {
-  if (FIREFOX_PATH === undefined) throw new Error(FIREFOX_SKIP_REASON ?? 'no Firefox');
+  if (FIREFOX_PATH === undefined) throw new Error(FIREFOX_SKIP_REASON ?? 'no firefox-esr (or firefox) on PATH: apt-get install -y firefox-esr, or set FIREFOX_PATH');
   const profile = mkdtempSync(join(tmpdir(), 'bitecs-collide-firefox-'));
   writeFileSync(join(profile, 'user.js'), PREFS);
   const child: ChildProcess = spawn(FIREFOX_PATH, ['--headless', '--no-remote', '--profile', profile, '--remote-debugging-port', '0', 'about:blank'], {

@@ -5,7 +5,7 @@
  *   limits in the join options) is refused, and no room is made;
  * - one room's overrun never starves another's ticks: two rooms whose ticks cost 25 ms (a room type
  *   with a busy-wait after each step, standing for any tick far costlier than admitted) next to an
- *   honest 200-body room: the honest room keeps its 60 ticks per second, the costly ones are slowed
+ *   honest 200-body room: the honest room keeps its ticks (60 per second; over 45 asserted), the costly ones are slowed
  *   to their CPU allowance;
  * - admission by measured tick cost: with those rooms measured, the process refuses a new room
  *   ("cannot run it at 60 Hz");
@@ -87,8 +87,10 @@ describe('the server survives its clients', () => {
     const honestTps = (honestRoom.stats.ticks - h0) / seconds;
     const costlyTps = costlyRooms.map((r, i) => (r.stats.ticks - c0[i]) / seconds);
     report(`[limits] honest 200-body room: ${honestTps.toFixed(1)} ticks/s next to two rooms of ${COSTLY_MS} ms ticks (slowed to ${costlyTps.map((x) => x.toFixed(1)).join(', ')} ticks/s); budget ${server.budget.tickBudgetMs} ms per tick, ${server.budget.msPerBody.toExponential(2)} ms per body`);
-    expect(honestTps).toBeGreaterThan(50);
-    for (const tps of costlyTps) expect(tps).toBeLessThan(20);
+    // Without the allowance all three rooms ran 17 ticks/s (docs/multiplayer.md); 60 is the full rate,
+    // 45 leaves room for a machine busy with other test files.
+    expect(honestTps).toBeGreaterThan(45);
+    for (const tps of costlyTps) expect(tps).toBeLessThan(15);
     expect(logs.some((l) => l.includes('over its CPU allowance'))).toBe(true);
     // Measured: the costly rooms' ticks fill the budget, so not even the smallest room fits now.
     await expect(ArenaClient.connect({ endpoint: endpoint(), join: 'create', name: 'late', roomOptions: { bodies: 8 } }))
