@@ -6,7 +6,7 @@
  *
  * - Run: the pinned scenes and the query scene (the cross-engine bundle, engineRun.ts) in a fresh
  *   Node `vm` context whose Math has every implementation-approximated function replaced by a stub
- *   that throws, give the same hashes as Node does normally (and as pinned). One call site is
+ *   that throws, give the pinned hashes. One call site is
  *   allowed, pending its rewrite: Math.cbrt in the dense query grid's cell sizing (`chooseTable`,
  *   src/grid/dense.ts), which only picks the grid's cell side; there the stub returns the cube root
  *   deliberately off by a factor (×1.37, ×0.61, ×3), and the query answers must not change.
@@ -19,7 +19,7 @@ import { runInContext, createContext } from 'node:vm';
 import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BUNDLE_GLOBAL, bundleScenes } from './bundle.js';
-import { runAllScenes, type SceneResult } from './engineRun.js';
+import type { SceneResult } from './engineRun.js';
 import { PINNED } from './pinned.js';
 import { PINNED_QUERY_HASH } from './queryScene.js';
 
@@ -93,9 +93,8 @@ describe('no engine-defined Math in the simulation', () => {
 
   it('the pinned scenes and the query scene give the same hashes with those functions throwing', () => {
     const stubbed = runStubbed(bundle, 1.37, 'all');
-    const node = runAllScenes();
-    expect(stubbed.results).toEqual(node);
-    PINNED.forEach((p, i) => expect(stubbed.results[i].hashes.at(-1)).toBe(p.hash));
+    // The final states are pinned (the traces every 100 ticks are compared across engines in engines.test.ts).
+    PINNED.forEach((p, i) => expect({ scene: stubbed.results[i].name, hash: stubbed.results[i].hashes.at(-1) }).toEqual({ scene: p.name, hash: p.hash }));
     expect(stubbed.results[stubbed.results.length - 1].hashes).toEqual([PINNED_QUERY_HASH]);
   }, 240_000);
 
@@ -103,6 +102,8 @@ describe('no engine-defined Math in the simulation', () => {
     it(`the query answers do not depend on the dense grid's cube root (off by ×${factor})`, () => {
       const stubbed = runStubbed(bundle, factor, 'queries');
       expect(stubbed.results[0].hashes).toEqual([PINNED_QUERY_HASH]);
+      // The bundle's code reached the stubs (the dense grid was built with the altered cube root).
+      expect(stubbed.allowedCalls).toBeGreaterThan(0);
     }, 120_000);
   }
 });
