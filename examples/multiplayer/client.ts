@@ -28,6 +28,8 @@ export interface ArenaClientOptions {
   endpoint: string;
   /** How to get a room (default `joinOrCreate`). */
   join?: 'joinOrCreate' | 'create' | { roomId: string };
+  /** The room type to join or create (default `arena`). */
+  roomName?: string;
   /** Options for a room this client creates: `bodies`, `seed`. */
   roomOptions?: { bodies?: number; seed?: number };
   name?: string;
@@ -97,7 +99,7 @@ export class ArenaClient {
     const how = o.join ?? 'joinOrCreate';
     const room = typeof how === 'object'
       ? await sdk.joinById<ArenaState>(how.roomId, options, ArenaState)
-      : await sdk[how]<ArenaState>('arena', options, ArenaState);
+      : await sdk[how]<ArenaState>(o.roomName ?? 'arena', options, ArenaState);
     return new ArenaClient(room as Room<unknown, ArenaState>, o);
   }
 

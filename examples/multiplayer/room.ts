@@ -14,9 +14,19 @@
  * client, one log line per reason per client per second); over 240 messages per second a client's
  * messages are dropped (logged once when it starts and once per second with the count). A client
  * may report its replica's hash for a recent tick (`C_HASH`); a mismatch is logged and the client
- * told it desynced; it can ask for the join state again (`C_RESYNC`, at most every 30 ticks).
+ * told it desynced, at most once per second per client whatever the pattern of reports (the count
+ * of the others is logged at the end of the second); it can ask for the join state again
+ * (`C_RESYNC`, at most every 30 ticks).
+ *
+ * The process's limits (limits.ts) come from the server's `define`, never from a client: the room's
+ * size is the client's `bodies` only up to the server's cap, the room is admitted only if the
+ * process can run it at 60 Hz by its measured tick costs, and its ticks are charged against its CPU
+ * allowance, so that a room whose ticks cost more than admitted runs slower instead of starving the
+ * other rooms of the process.
  */
+import { performance } from 'node:perf_hooks';
 import { matchMaker, Room, type Client } from '@colyseus/core';
+import { ProcessBudget, type RoomAccount } from './limits.js';
 import { createFixedStepper, fixedStepAdvance, type FixedStepper } from '../../src/index.js';
 import { ArenaState, Player } from './state.js';
 import { createSceneSim, despawnPlayer, hashWords, saveJoinState, spawnPlayer, spawnPoint, steerPlayer, TICK_RATE, DT, type Sim } from './sim.js';
@@ -29,13 +39,21 @@ export type Log = (line: string) => void;
 
 /** Options of a room: from the creating client (validated) and from the server's `define` (trusted). */
 export interface ArenaRoomOptions {
-  /** Scene bodies before players join (8 … 20,000; default 200). */
+  /** Scene bodies before players join (8 … the server's `maxBodies`; default 200). */
   bodies?: number;
   /** Scene seed (default 1). */
   seed?: number;
   /** Server-side only: where the room logs (set by the server's `define`). */
   log?: Log;
+  /**
+   * Server-side only: the process's limits (set by the server's `define`; a client cannot send a
+   * ProcessBudget, so anything else is ignored and the process-wide default is used).
+   */
+  budget?: ProcessBudget;
 }
+
+/** The limits of rooms defined without a budget: defaults, calibrated when the first room is created. */
+let defaultBudget: ProcessBudget | undefined;
 
 /** Inputs may name a tick up to this far ahead of the next tick to run (1 s). */
 export const MAX_AHEAD = TICK_RATE;
@@ -61,6 +79,8 @@ interface Seat {
   dropped: number;
   rejected: Record<Reason, number>;
   desynced: boolean;
+  /** Desyncs reported in the current one-second window (only the first is logged and notified). */
+  desyncs: number;
   lastResync: number;
 }
 
@@ -75,6 +95,8 @@ export interface RoomStats {
   tickCpuMs: Float64Array;
   /** Ticks that took more than one tick period. */
   overruns: number;
+  /** Ticks skipped because the room was over its CPU allowance (limits.ts), counted once a second. */
+  skipped: number;
   /** Bytes of S_TICK messages broadcast (per client), and messages received from clients. */
   tickBytes: number;
   received: number;
@@ -93,7 +115,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> {
   override maxMessagesPerSecond = 20 * MESSAGE_BUDGET;
   sim!: Sim;
   stepper!: FixedStepper;
-  readonly stats: RoomStats = { ticks: 0, tickMs: new Float64Array(4096), tickCpuMs: new Float64Array(4096), overruns: 0, tickBytes: 0, received: 0 };
+  readonly stats: RoomStats = { ticks: 0, tickMs: new Float64Array(4096), tickCpuMs: new Float64Array(4096), overruns: 0, skipped: 0, tickBytes: 0, received: 0 };
   private log: Log = () => {};
   private seats = new Map<string, Seat>();
   private pending: Pending[] = [];
@@ -104,20 +126,39 @@ export class ArenaRoom extends Room<{ state: ArenaState }> {
   private hashTick = new Int32Array(RING).fill(-1);
   private spawnAt = { x: 0, z: 0 };
   private lastWall = 0;
+  private budget!: ProcessBudget;
+  private account: RoomAccount | undefined;
+  private lastSkipReport = 0;
 
   override onCreate(options: ArenaRoomOptions): void {
     this.log = typeof options.log === 'function' ? options.log : () => {};
-    const bodies = intOption(options.bodies, 8, 20_000, 200);
+    if (options.budget instanceof ProcessBudget) this.budget = options.budget;
+    else {
+      defaultBudget ??= new ProcessBudget();
+      defaultBudget.calibrate();
+      this.budget = defaultBudget;
+    }
+    // Throws (the client's create fails with the reason) when the size is not allowed or the process is full.
+    this.account = this.budget.admit(options.bodies, 200);
+    const bodies = this.account.bodies;
     this.sim = createSceneSim({ bodies, seed: intOption(options.seed, 0, 0x7fffffff, 1) });
     this.state = new ArenaState({ processId: matchMaker.processId, bodies });
     this.recordHash();
-    this.stepper = createFixedStepper({ dt: DT, maxSubSteps: 4 });
+    // Up to 8 ticks at once: a room catches up after another room's tick held the thread (limits.ts).
+    this.stepper = createFixedStepper({ dt: DT, maxSubSteps: 8 });
     this.lastWall = performance.now();
     // Colyseus's timestep only wakes us up; the fixed stepper decides how many whole ticks are due.
     this.setTimestep(() => {
       const now = performance.now();
-      fixedStepAdvance(this.stepper, (now - this.lastWall) / 1000, this.runTick);
+      fixedStepAdvance(this.stepper, (now - this.lastWall) / 1000, this.governedTick);
       this.lastWall = now;
+      const a = this.account!;
+      if (a.skippedWindow > 0 && now - this.lastSkipReport >= 1000) {
+        this.log(`room ${this.roomId}: over its CPU allowance (ticks ${a.meanMs.toFixed(1)} ms on average, allowance ${this.budget.allowance(a).toFixed(1)} ms per tick period): skipped ${a.skippedWindow} ticks`);
+        this.stats.skipped += a.skippedWindow;
+        a.skippedWindow = 0;
+        this.lastSkipReport = now;
+      }
     }, 1000 / TICK_RATE);
     this.onMessageBytes(C_INPUT, (client, bytes: Uint8Array) => this.admit(client) && this.onInput(client, bytes));
     this.onMessageBytes(C_HASH, (client, bytes: Uint8Array) => this.admit(client) && this.onHash(client, bytes));
@@ -138,7 +179,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> {
       client, name, eid: 0,
       inputTick: new Int32Array(RING).fill(-1), inputDx: new Int8Array(RING), inputDz: new Int8Array(RING),
       messages: 0, dropped: 0, rejected: { late: 0, ahead: 0, malformed: 0, 'unknown-type': 0, 'too-soon': 0 },
-      desynced: false, lastResync: this.sim.physics.tick,
+      desynced: false, desyncs: 0, lastResync: this.sim.physics.tick,
     };
     this.seats.set(client.sessionId, seat);
     this.pending.push({ kind: 'spawn', seat, sessionId: client.sessionId });
@@ -159,12 +200,18 @@ export class ArenaRoom extends Room<{ state: ArenaState }> {
 
   override onDispose(): void {
     liveRooms.delete(this);
-    this.log(`room ${this.roomId}: disposed at tick ${this.sim.physics.tick}`);
+    if (this.account !== undefined) this.budget.release(this.account);
+    this.log(`room ${this.roomId}: disposed at tick ${this.sim?.physics.tick}`);
   }
 
   override onUncaughtException(error: Error): void {
     this.log(`room ${this.roomId}: error: ${error.message}`);
   }
+
+  /** A tick that came due: run it if the room's CPU allowance has credit, else skip it (counted). */
+  private governedTick = (): void => {
+    if (this.budget.mayTick(this.account!)) this.runTick();
+  };
 
   /** One tick: queued joins and leaves, this tick's inputs, step, hash, broadcast. */
   private runTick = (): void => {
@@ -197,6 +244,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> {
       writeSteer(w, seat.eid, seat.inputDx[k], seat.inputDz[k]);
     }
     sim.step();
+    this.afterStep();
     this.recordHash();
     const t = sim.physics.tick;
     const msg = tickEnd(w, t, this.hashes[2 * (t % RING)], this.hashes[2 * (t % RING) + 1]);
@@ -209,7 +257,11 @@ export class ArenaRoom extends Room<{ state: ArenaState }> {
     this.stats.tickMs[this.stats.ticks % this.stats.tickMs.length] = ms;
     this.stats.ticks++;
     if (ms > 1000 / TICK_RATE) this.stats.overruns++;
+    this.budget.charge(this.account!, ms);
   };
+
+  /** Called in every tick right after the step: nothing here (the tests' costly rooms override it). */
+  protected afterStep(): void {}
 
   private recordHash(): void {
     const t = this.sim.physics.tick;
@@ -238,6 +290,8 @@ export class ArenaRoom extends Room<{ state: ArenaState }> {
     const id = `room ${this.roomId}: ${seat.name} (${seat.client.sessionId})`;
     if (seat.dropped > 0) this.log(`${id}: dropped ${seat.dropped} messages this second (flood)`);
     for (const r of REASONS) if (seat.rejected[r] > 1) this.log(`${id}: rejected ${seat.rejected[r]} messages this second (${r})`);
+    if (seat.desyncs > 1) this.log(`${id}: reported ${seat.desyncs} desyncs this second (logged and notified once)`);
+    seat.desyncs = 0;
     seat.messages = 0;
     seat.dropped = 0;
     for (const r of REASONS) seat.rejected[r] = 0;
@@ -289,6 +343,8 @@ export class ArenaRoom extends Room<{ state: ArenaState }> {
     }
     if (seat.desynced) return;
     seat.desynced = true;
+    // Once per second per client, whatever the pattern (alternating right and wrong reports too).
+    if (seat.desyncs++ > 0) return;
     const server = hex(hi, lo), mine = hex(v.getUint32(4, true), v.getUint32(8, true));
     this.log(`room ${this.roomId}: ${seat.name} (${client.sessionId}): desync at tick ${tick}: server ${server}, client ${mine}`);
     this.notify(seat, { kind: 'desync', tick, server, client: mine });

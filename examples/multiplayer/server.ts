@@ -9,6 +9,9 @@
  * launch.ts starts Redis and two such processes. `--port 0` picks a free port. The process prints
  * `listening <host>:<port> process <id>` once it accepts clients and stops on SIGINT / SIGTERM.
  *
+ * `--max-bodies N` caps the rooms' size (default 2,000) and `--tick-budget MS` the tick work all
+ * rooms together may take per 16.7 ms tick (default 10): see limits.ts and docs/multiplayer.md.
+ *
  * `startServer` is the same as a function, used in-process by the tests.
  */
 import { resolve } from 'node:path';
@@ -18,9 +21,10 @@ import { WebSocketTransport } from '@colyseus/ws-transport';
 import { RedisDriver } from '@colyseus/redis-driver';
 import { RedisPresence } from '@colyseus/redis-presence';
 import { freePort } from './processes.js';
+import { ProcessBudget, type LimitsOptions } from './limits.js';
 import { ArenaRoom, type Log } from './room.js';
 
-export interface ServerOptions {
+export interface ServerOptions extends LimitsOptions {
   /** Port to listen on; 0 = a free one (default 2567). */
   port?: number;
   host?: string;
@@ -28,12 +32,16 @@ export interface ServerOptions {
   redis?: string;
   /** Where the rooms and the server log (default: nowhere). */
   log?: Log;
+  /** More room types, defined with the same log and budget as `arena` (tests: rooms with a costly tick). */
+  rooms?: Record<string, typeof ArenaRoom>;
 }
 
 export interface RunningServer {
   port: number;
   host: string;
   processId: string;
+  /** The process's room limits and accounts (limits.ts). */
+  budget: ProcessBudget;
   stop(): Promise<void>;
 }
 
@@ -65,12 +73,17 @@ export async function startServer(o: ServerOptions = {}): Promise<RunningServer>
       ? { presence, driver: new RedisDriver(o.redis), publicAddress: `${host}:${port}`, selectProcessIdToCreateRoom: roundRobin(presence) }
       : {}),
   });
-  server.define('arena', ArenaRoom, { log });
+  // The room limits: measured here once (a short scene run) unless given, before any client comes.
+  const budget = new ProcessBudget(o);
+  budget.calibrate();
+  server.define('arena', ArenaRoom, { log, budget });
+  for (const [name, room] of Object.entries(o.rooms ?? {})) server.define(name, room, { log, budget });
   await server.listen(port, host);
   return {
     port,
     host,
     processId: matchMaker.processId,
+    budget,
     stop: () => server.gracefullyShutdown(false),
   };
 }
@@ -93,6 +106,8 @@ async function main(): Promise<void> {
     port: arg('port') !== undefined ? Number(arg('port')) : undefined,
     host: arg('host'),
     redis: arg('redis'),
+    maxBodies: arg('max-bodies') !== undefined ? Number(arg('max-bodies')) : undefined,
+    tickBudgetMs: arg('tick-budget') !== undefined ? Number(arg('tick-budget')) : undefined,
     log,
   });
   console.log(`listening ${running.host}:${running.port} process ${running.processId}`);

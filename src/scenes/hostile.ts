@@ -128,6 +128,29 @@ function points(n: number, seed: number, r: number): SceneRun {
   return run(physics, []);
 }
 
+/**
+ * The length of (x, y, z) in exactly specified arithmetic (|x|, max, ÷, ×, −, +, sqrt: correctly
+ * rounded in every engine), where Math.hypot is implementation-approximated. The steps are V8's for
+ * Math.hypot (scale by the largest magnitude, compensated sum of the squares, root, scale back), so
+ * the result is V8's to the bit and every engine's now: the scenes did not change in Node.
+ * Finite arguments only (the scene's are in [−1, 1)).
+ */
+export function hypot3(x: number, y: number, z: number): number {
+  const ax = Math.abs(x), ay = Math.abs(y), az = Math.abs(z);
+  const max = Math.max(ax, ay, az);
+  if (max === 0) return 0;
+  let sum = 0;
+  let compensation = 0;
+  for (let i = 0; i < 3; i++) {
+    const n = (i === 0 ? ax : i === 1 ? ay : az) / max;
+    const summand = n * n - compensation;
+    const next = sum + summand;
+    compensation = next - sum - summand;
+    sum = next;
+  }
+  return Math.sqrt(sum) * max;
+}
+
 /** An arena with sphere–sphere contacts and a range of n/50 spheres beside it (fast or slow). */
 function range(n: number, seed: number, fast: boolean): SceneRun {
   const physics = create(n + Math.ceil(n / 50));
@@ -140,7 +163,7 @@ function range(n: number, seed: number, fast: boolean): SceneRun {
   const speed = fast ? side / (1 / 60) : 10;
   for (let i = 0; i < m; i++) {
     const d = [rng.range(-1, 1), rng.range(-1, 1), rng.range(-1, 1)];
-    const len = Math.hypot(d[0], d[1], d[2]) || 1;
+    const len = hypot3(d[0], d[1], d[2]) || 1;
     ids.push(addSphere(physics, {
       position: [o + rng.range(0, side), o + rng.range(0, side), o + rng.range(0, side)],
       velocity: [(speed * d[0]) / len, (speed * d[1]) / len, (speed * d[2]) / len],

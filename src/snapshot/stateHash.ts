@@ -7,76 +7,170 @@
  * normal, depth, point, toi, flags, which also reflect the previous tick's pairs through
  * BEGAN/PERSISTING). Values are hashed by their exact float64 bit patterns, so equal hashes mean
  * bit-identical state (up to hash collisions). Deterministic across runs, machines and JS engines: every word goes
- * through the two-lane mixer of `math/hashMixer` (seeds 0x12345678, 0x9abcdef0).
+ * through the two-lane mixer of `math/hashMixer` (seeds 0x12345678, 0x9abcdef0; its `mixInt` and
+ * `finish` are written out here, see below).
+ *
+ * Two forms of the same hash:
+ * - `hashPhysicsStateWords(physics, out, offset)` writes it as two uint32 words into the caller's
+ *   array and allocates nothing (for a server that hashes every tick);
+ * - `hashPhysicsState(physics)` returns it as 16 hex digits (the first 8 are the first word),
+ *   allocating only that string.
+ *
+ * Allocation-free by construction, whatever V8 inlines: no float is ever passed as an argument or
+ * returned (a double crossing a call that is not inlined is boxed in a new heap number); each one is
+ * read straight into a scratch Float64Array at its own load site (each site sees one array type, so
+ * the load never goes through a generic, boxing path) and mixed from there by its two 32-bit words.
+ * Integers cross calls only as int32 (`| 0`), which are small integers, never boxed.
  * @module
  */
-import { createHashLanes, finish, LANE1, LANE2, mixInt, seedHash } from '../math/hashMixer.js';
 import { BodyFlags, type Physics } from '../physics/physicsTypes.js';
 import { internalsOf } from '../physics/internal.js';
 
 const { SPHERE, BOX, MOVING, SENSOR, FILTER, RESPONSE } = BodyFlags;
+/** The float being mixed, and its two 32-bit words. */
 const f64 = new Float64Array(1);
 const u32 = new Uint32Array(f64.buffer);
-const lanes = createHashLanes();
+/** The two lanes h1, h2 of the hash in progress. */
+const lanes = new Int32Array(2);
+/** The state hash's words, for `hashPhysicsState`. */
+const words = new Uint32Array(2);
 
-/** Mixes the float64 `a[i]` by its bit pattern (−0 and +0 alike). Reads the array, so no boxing. */
-function mixFloat(a: ArrayLike<number>, i: number): void {
-  f64[0] = a[i];
-  if (f64[0] === 0) f64[0] = 0;
-  mixInt(lanes, u32[0]);
-  mixInt(lanes, u32[1]);
+const M1 = 0x9e3779b1;
+const M2 = 0x85ebca77;
+
+/** Mixes the 32-bit word `v` (an int32) into both lanes: `mixInt` of math/hashMixer. */
+function mixI(v: number): void {
+  let h1 = Math.imul(lanes[0] ^ v, M1);
+  h1 = (h1 << 13) | (h1 >>> 19);
+  let h2 = Math.imul(lanes[1] ^ v, M2);
+  h2 = (h2 << 17) | (h2 >>> 15);
+  lanes[0] = h1;
+  lanes[1] = (h2 + h1) | 0;
 }
 
-/** Mixes `x[i]`, `y[i]`, `z[i]` (a vector field) in that order. */
-function mixFloat3(x: ArrayLike<number>, y: ArrayLike<number>, z: ArrayLike<number>, i: number): void {
-  mixFloat(x, i);
-  mixFloat(y, i);
-  mixFloat(z, i);
+/** Mixes the float64 in `f64[0]` by its bit pattern, low word first (−0 and +0 alike). */
+function mixF(): void {
+  if (f64[0] === 0) f64[0] = 0;
+  let h1 = Math.imul(lanes[0] ^ u32[0], M1);
+  h1 = (h1 << 13) | (h1 >>> 19);
+  let h2 = Math.imul(lanes[1] ^ u32[0], M2);
+  h2 = (h2 << 17) | (h2 >>> 15);
+  h2 = (h2 + h1) | 0;
+  let g1 = Math.imul(h1 ^ u32[1], M1);
+  g1 = (g1 << 13) | (g1 >>> 19);
+  let g2 = Math.imul(h2 ^ u32[1], M2);
+  g2 = (g2 << 17) | (g2 >>> 15);
+  lanes[0] = g1;
+  lanes[1] = (g2 + g1) | 0;
+}
+
+/**
+ * Writes the state hash as two uint32 words: `out[offset]` (the first 8 hex digits of
+ * `hashPhysicsState`) and `out[offset + 1]` (the last 8). Allocates nothing.
+ */
+export function hashPhysicsStateWords(physics: Physics, out: Uint32Array, offset = 0): void {
+  const { flags, maxEid } = internalsOf(physics);
+  const { Position: p, Velocity: v, Sphere: s, Box: b, CollisionFilter: filter, Response: response } = physics.components;
+  lanes[0] = 0x12345678;
+  lanes[1] = 0x9abcdef0;
+  mixI(physics.tick | 0);
+  for (let eid = 1; eid <= maxEid; eid++) {
+    const f = flags[eid] & (SPHERE | BOX | MOVING | SENSOR | FILTER | RESPONSE);
+    if ((f & (SPHERE | BOX)) === 0) continue;
+    mixI(eid | 0);
+    mixI(f);
+    f64[0] = p.x[eid];
+    mixF();
+    f64[0] = p.y[eid];
+    mixF();
+    f64[0] = p.z[eid];
+    mixF();
+    if ((f & MOVING) !== 0) {
+      f64[0] = v.x[eid];
+      mixF();
+      f64[0] = v.y[eid];
+      mixF();
+      f64[0] = v.z[eid];
+      mixF();
+    }
+    if ((f & FILTER) !== 0) {
+      mixI(filter.group[eid] | 0);
+      mixI(filter.mask[eid] | 0);
+    }
+    if ((f & RESPONSE) !== 0) {
+      mixI(response.mode[eid]);
+      f64[0] = response.restitution[eid];
+      mixF();
+      f64[0] = response.mass[eid];
+      mixF();
+    }
+    if ((f & SPHERE) !== 0) {
+      f64[0] = s.radius[eid];
+      mixF();
+    } else {
+      f64[0] = b.hx[eid];
+      mixF();
+      f64[0] = b.hy[eid];
+      mixF();
+      f64[0] = b.hz[eid];
+      mixF();
+      f64[0] = b.qx[eid];
+      mixF();
+      f64[0] = b.qy[eid];
+      mixF();
+      f64[0] = b.qz[eid];
+      mixF();
+      f64[0] = b.qw[eid];
+      mixF();
+    }
+  }
+  const c = physics.contacts;
+  mixI(c.count | 0);
+  for (let i = 0; i < c.count; i++) {
+    mixI(c.a[i] | 0);
+    mixI(c.b[i] | 0);
+    f64[0] = c.nx[i];
+    mixF();
+    f64[0] = c.ny[i];
+    mixF();
+    f64[0] = c.nz[i];
+    mixF();
+    f64[0] = c.depth[i];
+    mixF();
+    f64[0] = c.px[i];
+    mixF();
+    f64[0] = c.py[i];
+    mixF();
+    f64[0] = c.pz[i];
+    mixF();
+    f64[0] = c.toi[i];
+    mixF();
+    mixI(c.flags[i]);
+  }
+  finishInto(lanes[0], out, offset);
+  finishInto(lanes[1] ^ lanes[0], out, offset + 1);
+}
+
+/** Writes MurmurHash3's fmix32 of `h` (`finish` of math/hashMixer) to `out[at]`: no uint32 is returned (it could be boxed). */
+function finishInto(h: number, out: Uint32Array, at: number): void {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  out[at] = h;
 }
 
 function hex8(h: number): string {
   return h.toString(16).padStart(8, '0');
 }
 
-/** Returns the state hash as 16 hex digits. Allocates only the returned string. */
+/**
+ * Returns the state hash as 16 hex digits (`hashPhysicsStateWords`'s two words, first word first).
+ * Allocates only the returned string; a caller that hashes every tick and compares hashes can use
+ * `hashPhysicsStateWords` instead, which allocates nothing.
+ */
 export function hashPhysicsState(physics: Physics): string {
-  const { flags, maxEid } = internalsOf(physics);
-  const { Position: p, Velocity: v, Sphere: s, Box: b, CollisionFilter: filter, Response: response } = physics.components;
-  seedHash(lanes, 0x12345678, 0x9abcdef0);
-  mixInt(lanes, physics.tick);
-  for (let eid = 1; eid <= maxEid; eid++) {
-    const f = flags[eid] & (SPHERE | BOX | MOVING | SENSOR | FILTER | RESPONSE);
-    if ((f & (SPHERE | BOX)) === 0) continue;
-    mixInt(lanes, eid);
-    mixInt(lanes, f);
-    mixFloat3(p.x, p.y, p.z, eid);
-    if ((f & MOVING) !== 0) mixFloat3(v.x, v.y, v.z, eid);
-    if ((f & FILTER) !== 0) {
-      mixInt(lanes, filter.group[eid]);
-      mixInt(lanes, filter.mask[eid]);
-    }
-    if ((f & RESPONSE) !== 0) {
-      mixInt(lanes, response.mode[eid]);
-      mixFloat(response.restitution, eid);
-      mixFloat(response.mass, eid);
-    }
-    if ((f & SPHERE) !== 0) mixFloat(s.radius, eid);
-    else {
-      mixFloat3(b.hx, b.hy, b.hz, eid);
-      mixFloat3(b.qx, b.qy, b.qz, eid);
-      mixFloat(b.qw, eid);
-    }
-  }
-  const c = physics.contacts;
-  mixInt(lanes, c.count);
-  for (let i = 0; i < c.count; i++) {
-    mixInt(lanes, c.a[i]);
-    mixInt(lanes, c.b[i]);
-    mixFloat3(c.nx, c.ny, c.nz, i);
-    mixFloat(c.depth, i);
-    mixFloat3(c.px, c.py, c.pz, i);
-    mixFloat(c.toi, i);
-    mixInt(lanes, c.flags[i]);
-  }
-  return hex8(finish(lanes[LANE1])) + hex8(finish(lanes[LANE2] ^ lanes[LANE1]));
+  hashPhysicsStateWords(physics, words, 0);
+  return hex8(words[0]) + hex8(words[1]);
 }

@@ -3,7 +3,9 @@
  * with static boxes, or with 15 of its 30 boxes moving (box–box contacts: about 2,400 over the run).
  * If a change to the library alters them, the change altered simulation results (positions or
  * contacts): either it is a bug, or a deliberate behaviour change — then update the constants and
- * say so in the change. determinism.test.ts checks them in Node, browser.test.ts in Chromium.
+ * say so in the change. determinism.test.ts checks them in Node, browser.test.ts in Chromium,
+ * engines.test.ts in JavaScriptCore, SpiderMonkey (gjs) and Firefox, engineMath.test.ts with the
+ * implementation-approximated Math functions throwing.
  * The two response hashes were re-pinned (from b762790e2f6349da and 55ee08c683781302) when the hash
  * began to cover the Response component's data: the simulation results did not change.
  */

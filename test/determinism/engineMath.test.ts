@@ -1,0 +1,185 @@
+/**
+ * No state update uses a function whose result the language leaves to the engine. ECMAScript
+ * specifies + − × ÷, Math.sqrt, Math.fround, Math.imul, Math.floor, Math.abs, Math.min, Math.max …
+ * exactly (correctly rounded or exact), but Math.sin, cos, tan, exp, log, pow, cbrt, hypot, atan …
+ * are "implementation-approximated": engines may and do differ in the last bits. Two checks:
+ *
+ * - Run: the pinned scenes and the query scene (the cross-engine bundle, engineRun.ts) in a fresh
+ *   Node `vm` context whose Math has every implementation-approximated function replaced by a stub
+ *   that throws, give the pinned hashes. One call site is
+ *   allowed, pending its rewrite: Math.cbrt in the dense query grid's cell sizing (`chooseTable`,
+ *   src/grid/dense.ts), which only picks the grid's cell side; there the stub returns the cube root
+ *   deliberately off by a factor (×1.37, ×0.61, ×3), and the query answers must not change.
+ * - Source: in src/, `**` (which the engine may compute like Math.pow) appears only between numeric
+ *   literals, and no implementation-approximated Math function is named outside the allowed list.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { runInContext, createContext } from 'node:vm';
+import ts from 'typescript';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BUNDLE_GLOBAL, bundleScenes } from './bundle.js';
+import type { SceneResult } from './engineRun.js';
+import { PINNED } from './pinned.js';
+import { PINNED_QUERY_HASH } from './queryScene.js';
+
+/** Math functions whose results ECMAScript leaves to the implementation (ECMA-262 §21.3.2), and Math.random. */
+export const ENGINE_DEFINED = [
+  'acos', 'acosh', 'asin', 'asinh', 'atan', 'atanh', 'atan2', 'cbrt', 'cos', 'cosh', 'exp', 'expm1',
+  'hypot', 'log', 'log1p', 'log10', 'log2', 'pow', 'sin', 'sinh', 'tan', 'tanh', 'random',
+] as const;
+
+/**
+ * The allowed call sites (file, function name in the bundle, Math function), each with why its result
+ * cannot reach the state. To be emptied: see the note of the dense grid's entry.
+ */
+const ALLOWED = [
+  {
+    file: 'src/grid/dense.ts', caller: 'chooseTable', fn: 'cbrt',
+    why: 'picks the dense query grid\'s cell side (a structure only; the query answers are exact): to be replaced by an exactly specified computation',
+  },
+] as const;
+
+const ROOT = resolve(__dirname, '../..');
+
+interface StubRun {
+  results: SceneResult[];
+  /** Calls of each allowed site. */
+  allowedCalls: number;
+}
+
+/**
+ * Evaluates the bundle in a new vm context whose Math.<ENGINE_DEFINED> throw (naming the function
+ * and the caller), except at the allowed sites, which return the true value times `factor`; then
+ * runs `what` there.
+ */
+function runStubbed(bundle: string, factor: number, what: 'all' | 'queries'): StubRun {
+  const context = createContext({ hostMath: Math, factor, allowed: ALLOWED.map((a) => ({ caller: a.caller, fn: a.fn })) });
+  runInContext(`
+    var allowedCalls = 0;
+    for (const name of ${JSON.stringify(ENGINE_DEFINED)}) {
+      Math[name] = function () {
+        const stack = String(new Error().stack);
+        for (const a of allowed) {
+          if (a.fn === name && new RegExp('at ' + a.caller + ' ').test(stack)) {
+            allowedCalls++;
+            return hostMath[name].apply(hostMath, arguments) * factor;
+          }
+        }
+        throw new Error('engine-defined Math.' + name + ' called:\\n' + stack);
+      };
+    }`, context);
+  runInContext(bundle, context, { filename: 'engines-bundle.js' });
+  const results = runInContext(
+    what === 'all' ? `${BUNDLE_GLOBAL}.runAllScenes()` : `[{ name: 'queries', hashes: [${BUNDLE_GLOBAL}.queryHitsHash()] }]`,
+    context,
+  ) as SceneResult[];
+  return { results: JSON.parse(JSON.stringify(results)) as SceneResult[], allowedCalls: runInContext('allowedCalls', context) as number };
+}
+
+describe('no engine-defined Math in the simulation', () => {
+  let bundle = '';
+
+  beforeAll(async () => {
+    bundle = await bundleScenes(false);
+  });
+
+  it('a stub that throws is seen: the check is live', () => {
+    const context = createContext({});
+    runInContext(`Math.sin = function () { throw new Error('stubbed'); };`, context);
+    runInContext(bundle, context);
+    expect(() => runInContext('Math.sin(1)', context)).toThrow('stubbed');
+  });
+
+  it('the pinned scenes and the query scene give the same hashes with those functions throwing', () => {
+    const stubbed = runStubbed(bundle, 1.37, 'all');
+    // The final states are pinned (the traces every 100 ticks are compared across engines in engines.test.ts).
+    PINNED.forEach((p, i) => expect({ scene: stubbed.results[i].name, hash: stubbed.results[i].hashes.at(-1) }).toEqual({ scene: p.name, hash: p.hash }));
+    expect(stubbed.results[stubbed.results.length - 1].hashes).toEqual([PINNED_QUERY_HASH]);
+  }, 240_000);
+
+  for (const factor of [0.61, 3]) {
+    it(`the query answers do not depend on the dense grid's cube root (off by ×${factor})`, () => {
+      const stubbed = runStubbed(bundle, factor, 'queries');
+      expect(stubbed.results[0].hashes).toEqual([PINNED_QUERY_HASH]);
+      // The bundle's code reached the stubs (the dense grid was built with the altered cube root).
+      expect(stubbed.allowedCalls).toBeGreaterThan(0);
+    }, 120_000);
+  }
+});
+
+/** Every .ts file under src/, relative to the repository root. */
+function sourceFiles(dir = join(ROOT, 'src')): string[] {
+  const out: string[] = [];
+  for (const d of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, d.name);
+    if (d.isDirectory()) out.push(...sourceFiles(p));
+    else if (d.name.endsWith('.ts')) out.push(relative(ROOT, p));
+  }
+  return out;
+}
+
+function isNumericLiteral(n: ts.Expression): boolean {
+  if (ts.isParenthesizedExpression(n)) return isNumericLiteral(n.expression);
+  if (ts.isPrefixUnaryExpression(n) && (n.operator === ts.SyntaxKind.MinusToken || n.operator === ts.SyntaxKind.PlusToken)) return isNumericLiteral(n.operand);
+  return ts.isNumericLiteral(n);
+}
+
+/** The name of the function declaration enclosing `n`, or '' at module level. */
+function enclosingFunction(n: ts.Node): string {
+  for (let p = n.parent; p !== undefined; p = p.parent) {
+    if ((ts.isFunctionDeclaration(p) || ts.isMethodDeclaration(p)) && p.name !== undefined) return p.name.getText();
+    if ((ts.isArrowFunction(p) || ts.isFunctionExpression(p)) && ts.isVariableDeclaration(p.parent)) return p.parent.name.getText();
+  }
+  return '';
+}
+
+/** `**` on a non-literal operand, and names of engine-defined Math functions outside ALLOWED, in `file`. */
+function findViolations(file: string, text: string): string[] {
+  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true);
+  const out: string[] = [];
+  const at = (n: ts.Node) => `${file}:${sf.getLineAndCharacterOfPosition(n.getStart()).line + 1}`;
+  const visit = (n: ts.Node): void => {
+    if (ts.isBinaryExpression(n)) {
+      const op = n.operatorToken.kind;
+      if ((op === ts.SyntaxKind.AsteriskAsteriskToken || op === ts.SyntaxKind.AsteriskAsteriskEqualsToken) && !(isNumericLiteral(n.left) && isNumericLiteral(n.right))) {
+        out.push(`${at(n)}: ${n.getText()} (** on a non-constant operand: the engine may compute it like Math.pow)`);
+      }
+    }
+    if (ts.isIdentifier(n) && n.text === 'Math') {
+      const parent = n.parent;
+      if (ts.isPropertyAccessExpression(parent) && parent.expression === n) {
+        const fn = parent.name.text;
+        const ok = !(ENGINE_DEFINED as readonly string[]).includes(fn)
+          || ALLOWED.some((a) => a.file === file && a.fn === fn && a.caller === enclosingFunction(n));
+        if (!ok) out.push(`${at(n)}: Math.${fn} (implementation-approximated)`);
+      } else if (!(ts.isPropertyAccessExpression(parent) && parent.name === n)) {
+        out.push(`${at(n)}: Math used other than as Math.name (cannot be checked)`);
+      }
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(sf);
+  return out;
+}
+
+describe('no engine-defined Math in src/ (source check)', () => {
+  it('`**` only between numeric literals; implementation-approximated Math functions only at the allowed sites', () => {
+    const violations = sourceFiles().flatMap((f) => findViolations(f, readFileSync(join(ROOT, f), 'utf8')));
+    expect(violations).toEqual([]);
+  });
+
+  it('the source check sees planted violations', () => {
+    const planted = [
+      'export const a = (x: number) => x ** 2;',
+      'export function b(x: number) { let y = x; y **= 0.5; return y; }',
+      'export const c = (x: number) => Math.sin(x);',
+      'export const d = Math;',
+      'function chooseTable(x: number) { return Math.cbrt(x); }',
+      'export const e = 2 ** -13;',
+    ].join('\n');
+    const v = findViolations('src/planted.ts', planted);
+    expect(v.map((s) => s.split(':')[1])).toEqual(['1', '2', '3', '4', '5']);
+    expect(findViolations('src/grid/dense.ts', 'function chooseTable(x: number) { return Math.cbrt(x); }')).toEqual([]);
+  });
+});
