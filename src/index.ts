@@ -34,7 +34,7 @@ export {
 } from './physics/bodies.js';
 export type { ContactIndex } from './contacts/contactsOf.js';
 export { contactsOf, readContactOf, ContactOf } from './contacts/contactsOf.js';
-export { hashPhysicsState } from './snapshot/stateHash.js';
+export { hashPhysicsState, hashPhysicsStateWords } from './snapshot/stateHash.js';
 export type { QueryHit, QueryFilter, HitList, EntityList } from './queries/hitLists.js';
 export { createHitList, createEntityList } from './queries/hitLists.js';
 export { castRay, castSphere, castRayAll, castSphereAll } from './queries/cast.js';

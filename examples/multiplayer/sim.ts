@@ -41,10 +41,9 @@ import {
   snapshotSize,
   type Physics,
   type PhysicsOptions,
+  hashPhysicsStateWords,
 } from '../../src/index.js';
 import { createRng, type Rng } from '../../src/scenes/prng.js';
-// Not in the public barrel yet (src/index.ts is being re-laid out): imported from its module.
-import { hashPhysicsStateWords } from '../../src/snapshot/stateHash.js';
 
 export const TICK_RATE = 60;
 export const DT = 1 / TICK_RATE;

@@ -9,7 +9,7 @@
  */
 import { hashPhysicsState } from '../../src/index.js';
 // Not in the public barrel yet (src/index.ts is being re-laid out): imported from its module.
-import { hashPhysicsStateWords } from '../../src/snapshot/stateHash.js';
+import { hashPhysicsStateWords } from '../../src/index.js';
 import { buildArena } from '../../src/scenes/buildArena.js';
 import { createSceneSim, spawnPlayer } from '../../examples/multiplayer/sim.js';
 import { createHeapWindow } from '../support/heapWindow.js';

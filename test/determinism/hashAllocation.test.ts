@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { hashPhysicsState } from '../../src/index.js';
 import { buildArena } from '../../src/scenes/buildArena.js';
 // Not in the public barrel yet (src/index.ts is being re-laid out): imported from its module.
-import { hashPhysicsStateWords } from '../../src/snapshot/stateHash.js';
+import { hashPhysicsStateWords } from '../../src/index.js';
 import { runAllocationChild } from '../support/allocationChild.js';
 import { report } from '../support/report.js';
 
