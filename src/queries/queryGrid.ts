@@ -93,19 +93,31 @@ function rebuild(physics: Physics, internal: PhysicsInternal, s: QueryState): vo
   internal.queryDirty = false;
 }
 
-/** The query state of `physics`, its grid brought up to date (rebuilt only after a change). */
-export function queryState(physics: Physics): QueryState {
+/** The query state of `physics` (created by its first query), its grids as they are. */
+export function queryStateOf(physics: Physics): QueryState {
   const internal = internalsOf(physics);
   let s = internal.queries;
   if (s === undefined) {
     s = createQueryState();
     internal.queries = s;
   }
-  if (!s.built || internal.queryDirty || s.builtTick !== physics.tick) rebuild(physics, internal, s);
   return s;
 }
 
-/** Starts a new query for the per-entity stamps; returns its stamp. */
+/** Brings the grids of `s`, the query state of `physics`, up to date (rebuilt only after a change). */
+export function updateQueryGrid(physics: Physics, s: QueryState): void {
+  const internal = internalsOf(physics);
+  if (!s.built || internal.queryDirty || s.builtTick !== physics.tick) rebuild(physics, internal, s);
+}
+
+/** The query state of `physics`, its grids brought up to date. */
+export function queryState(physics: Physics): QueryState {
+  const s = queryStateOf(physics);
+  updateQueryGrid(physics, s);
+  return s;
+}
+
+/** Starts a new query for the per-entity stamps; returns its stamp (also in `s.stampValue`). */
 export function nextStamp(s: QueryState): number {
   if (s.stampValue >= 0xfffffff0) {
     s.stamp.fill(0);
