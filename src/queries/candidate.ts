@@ -46,11 +46,6 @@ export function beginCandidates(physics: Physics, s: QueryState, every: boolean)
   s.hits.count = 0;
   s.best[BH_DIST] = Infinity;
   s.bestEntity[0] = 0;
-}
-
-/** Loads body `eid` into `s.sphere` or `s.box` and casts the query's sphere against it into `s.cast`. */
-function castBody(physics: Physics, s: QueryState, eid: number, f: number): boolean {
-  const p = physics.components.Position;
   const q = s.args;
   const ray = s.ray;
   ray.center.x = q[QI_O];
@@ -61,16 +56,21 @@ function castBody(physics: Physics, s: QueryState, eid: number, f: number): bool
   s.motion.x = q[QI_D] * L;
   s.motion.y = q[QI_D + 1] * L;
   s.motion.z = q[QI_D + 2] * L;
+}
+
+/** Loads body `eid` into `s.sphere` or `s.box` and casts the query's sphere (`s.ray`, `s.motion`) against it into `s.cast`. */
+function castBody(physics: Physics, s: QueryState, eid: number, f: number): boolean {
+  const p = physics.components.Position;
   if ((f & SPHERE) !== 0) {
     const b = s.sphere;
     b.center.x = p.x[eid];
     b.center.y = p.y[eid];
     b.center.z = p.z[eid];
     b.radius = physics.components.Sphere.radius[eid];
-    return castSphereSphere(ray, s.motion, b, s.cast);
+    return castSphereSphere(s.ray, s.motion, b, s.cast);
   }
   loadBox(physics, eid, s.box);
-  return castSphereBox(ray, s.motion, s.box, s.cast);
+  return castSphereBox(s.ray, s.motion, s.box, s.cast);
 }
 
 /** Appends the hit in `s.cast` on body `eid` to `s.hits` (its distance from the toi: no double passed). */

@@ -46,11 +46,14 @@ const { readFilter, readHalfExtents, readOut, readPhysics, readQueryRadius, read
 const { QI_H, QI_O, QI_Q, QI_RADIUS } = slots;
 
 /**
- * Writes to `s.bounds` (min x, y, z, max x, y, z) the query shape's bounds, padded against
- * rounding: the centre `s.args[QI_O..]` with the half sizes the caller put in `s.bounds[3..5]`.
+ * The query shape's bounds (minX, minY, minZ, maxX, maxY, maxZ), padded against rounding: private
+ * scratch, written by each query before it is read.
  */
-function queryBounds(s: QueryState): void {
-  const q = s.args, b = s.bounds;
+const QB = new Float64Array(6);
+
+/** Writes to `QB` the bounds of the centre `q[QI_O..]` with the half sizes in `QB[3..5]`, padded. */
+function queryBounds(q: Float64Array): void {
+  const b = QB;
   const x = q[QI_O], y = q[QI_O + 1], z = q[QI_O + 2];
   const hx = b[3], hy = b[4], hz = b[5];
   const pad = BOUNDS_PAD * (1 + Math.abs(x) + Math.abs(y) + Math.abs(z) + hx + hy + hz);
@@ -62,15 +65,14 @@ function queryBounds(s: QueryState): void {
   b[5] = z + hz + pad;
 }
 
-/** Collects the candidates of `s.bounds` from the grids, sorted by id, without repeats; returns how many. */
+/** Collects the candidates of `QB` from the grids, sorted by id, without repeats; returns how many. */
 function candidates(physics: Physics, s: QueryState): number {
   const out = s.candidates;
-  const b = s.bounds;
   out.count = 0;
-  if (s.useDense) denseQueryBounds(s.dense, out, b);
+  if (s.useDense) denseQueryBounds(s.dense, out, QB);
   else {
-    if (!s.withStatic) gridQueryBounds(internalsOf(physics).staticGrid, out, b, 0);
-    gridQueryBounds(s.grid, out, b, 0);
+    if (!s.withStatic) gridQueryBounds(internalsOf(physics).staticGrid, out, QB, 0);
+    gridQueryBounds(s.grid, out, QB, 0);
   }
   return sortUniqueIds(out.ids, out.count);
 }
@@ -126,8 +128,8 @@ export function overlapSphere(physics: Physics, center: Vec3Like, radius: number
   s.sphere.center.y = q[QI_O + 1];
   s.sphere.center.z = q[QI_O + 2];
   s.sphere.radius = r;
-  s.bounds[3] = s.bounds[4] = s.bounds[5] = r;
-  queryBounds(s);
+  QB[3] = QB[4] = QB[5] = r;
+  queryBounds(q);
   return collect(physics, s, out, false);
 }
 
@@ -165,10 +167,9 @@ export function overlapBox(physics: Physics, center: Vec3Like, halfExtents: Vec3
   const r00 = 1 - 2 * (y * y + z * z), r01 = 2 * (x * y - z * w), r02 = 2 * (x * z + y * w);
   const r10 = 2 * (x * y + z * w), r11 = 1 - 2 * (x * x + z * z), r12 = 2 * (y * z - x * w);
   const r20 = 2 * (x * z - y * w), r21 = 2 * (y * z + x * w), r22 = 1 - 2 * (x * x + y * y);
-  const qb = s.bounds;
-  qb[3] = Math.abs(r00) * hx + Math.abs(r01) * hy + Math.abs(r02) * hz;
-  qb[4] = Math.abs(r10) * hx + Math.abs(r11) * hy + Math.abs(r12) * hz;
-  qb[5] = Math.abs(r20) * hx + Math.abs(r21) * hy + Math.abs(r22) * hz;
-  queryBounds(s);
+  QB[3] = Math.abs(r00) * hx + Math.abs(r01) * hy + Math.abs(r02) * hz;
+  QB[4] = Math.abs(r10) * hx + Math.abs(r11) * hy + Math.abs(r12) * hz;
+  QB[5] = Math.abs(r20) * hx + Math.abs(r21) * hy + Math.abs(r22) * hz;
+  queryBounds(q);
   return collect(physics, s, out, true);
 }

@@ -106,9 +106,13 @@ export function readDistance(v: unknown, source: string, args: Float64Array): vo
   args[QI_DIST] = v;
 }
 
-/** Reads a radius (finite, >= 0) into `args[QI_RADIUS]`. */
+/**
+ * Reads a radius (finite, >= 0) into `args[QI_RADIUS]`. Checked and stored here (`readRadius` only
+ * words the error): a double returned by a call that is not inlined would be boxed.
+ */
 export function readQueryRadius(v: unknown, source: string, args: Float64Array): void {
-  args[QI_RADIUS] = readRadius(v, source, -1, 'radius');
+  if (typeof v !== 'number' || !(v >= 0) || v === Infinity) readRadius(v, source, -1, 'radius');
+  args[QI_RADIUS] = v as number;
 }
 
 /** Reads half extents (finite, >= 0) into `args[QI_H..]`. */
@@ -137,6 +141,11 @@ export function readQueryRotation(v: unknown, source: string, args: Float64Array
   args[QI_Q + 3] = w * inv;
 }
 
+/** Whether `v` is 32 bits as `readBits` accepts them (an integer in -2^31 .. 2^32 - 1). */
+function isBits(v: unknown): boolean {
+  return typeof v === 'number' && Number.isInteger(v) && v >= -0x80000000 && v <= 0xffffffff;
+}
+
 /** Reads an optional filter into `filter` (`QF_*` slots; defaults: every group and mask bit, no exclusion, no sensors). */
 export function readFilter(f: unknown, source: string, filter: Float64Array): void {
   filter[QF_GROUP] = 0xffffffff;
@@ -146,14 +155,16 @@ export function readFilter(f: unknown, source: string, filter: Float64Array): vo
   if (f === undefined) return;
   if (f === null || typeof f !== 'object') fail('filter', `must be an object {group?, mask?, exclude?, sensors?}, got ${describe(f)}`, source);
   const o = f as { group?: unknown; mask?: unknown; exclude?: unknown; sensors?: unknown };
-  // The checked value is stored inline: a uint32 above 2^31 returned by a call would be boxed.
-  if (o.group !== undefined) {
-    readBits(o.group, source, -1, 'filter.group');
-    filter[QF_GROUP] = (o.group as number) >>> 0;
+  // Checked and stored here (`readBits` only words the error): its uint32 result, above 2^31 for
+  // the default mask, would be boxed when the call is not inlined.
+  const g = o.group, m = o.mask;
+  if (g !== undefined) {
+    if (!isBits(g)) readBits(g, source, -1, 'filter.group');
+    filter[QF_GROUP] = (g as number) >>> 0;
   }
-  if (o.mask !== undefined) {
-    readBits(o.mask, source, -1, 'filter.mask');
-    filter[QF_MASK] = (o.mask as number) >>> 0;
+  if (m !== undefined) {
+    if (!isBits(m)) readBits(m, source, -1, 'filter.mask');
+    filter[QF_MASK] = (m as number) >>> 0;
   }
   const e = o.exclude;
   if (e !== undefined) {

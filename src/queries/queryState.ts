@@ -1,19 +1,17 @@
 /**
  * The state type of the world queries and its `create` function: what one physics instance's
  * queries keep (`internalsOf(physics).queries`, created by the first query, see queryGrid.ts) — the
- * grids of bodies at their current pose, per-entity stamps — and the typed slots one query passes
- * between its stages: its arguments (read by queryArgs.ts), its filter, its best hit, the walks'
- * per-query constants. Two instances queried in turn share nothing. The slot layouts are defined
- * here, beside the arrays that hold them. World frame, length units.
+ * grids of bodies at their current pose, per-entity stamps, scratch shapes and hits — and the typed
+ * slots one query passes between its stages: its arguments and filter (read by queryArgs.ts), its
+ * mode, its best hit (candidate.ts → cast.ts). The slot layouts are defined here, beside the arrays
+ * that hold them. World frame, length units.
  * @module
  */
 import { denseCreate, type DenseGrid } from '../grid/dense.js';
-import { denseRayCreate } from '../grid/denseWalk.js';
 import { gridCreate, type Grid } from '../grid/grid.js';
 import { queryOutCreate, type QueryOut } from '../grid/query.js';
 import { traverseCreate } from '../grid/traverse.js';
 import { ScratchBox, ScratchCast, ScratchSphere, ScratchVec3 } from '../geometry/scratch.js';
-import { SB_SLOTS } from '../math/slab.js';
 
 /**
  * Slots of `QueryState.args` (the query's arguments, checked): origin or centre (0–2), unit
@@ -26,16 +24,6 @@ export const QI_SLOTS = 15;
 export const QF_GROUP = 0, QF_MASK = 1, QF_EXCLUDE = 2, QF_SENSORS = 3;
 /** Slots of `QueryState.best`: distance (Infinity: no hit yet), normal (1–3), point (4–6). */
 export const BH_DIST = 0, BH_N = 1, BH_P = 4;
-/**
- * Slots of `QueryState.segment` (the dense sweep's per-query constants, see sweepDense.ts): origin
- * (0–2), 1 / direction (3–5, 0 on a still axis), the radius signed toward the near face (6–8), a
- * term added to each near time (9–11: −∞ on a still axis, else 0) and far time (12–14: +∞ on a
- * still axis, else 0), the radius (15), the padding against rounding (16), whether an axis is still
- * (17: 1 or 0), the swept sphere's padded bounds (18–23: min x, y, z, max x, y, z).
- */
-export const SG_O = 0, SG_INV = 3, SG_R = 6, SG_NEAR = 9, SG_FAR = 12, SG_RADIUS = 15, SG_PAD = 16, SG_STILL = 17, SG_SWEPT = 18;
-/** Number of slots of `QueryState.segment`. */
-export const SG_SLOTS = 24;
 
 /** Scratch hits of one query before they are sorted into the caller's list. */
 export interface HitScratch {
@@ -80,26 +68,23 @@ export interface QueryState {
   best: Float64Array;
   /** The entity of the closest hit so far (valid when `best[BH_DIST]` is finite). */
   bestEntity: Uint32Array;
-  /** The current cast's segment for the slab tests of the hashed sweep (src/math/slab.ts). */
-  slab: Float64Array;
-  /** The current cast's constants for the dense sweep (`SG_*` slots). */
-  segment: Float64Array;
-  /** Per axis of the dense sweep: the offset of its near face in a bounds record (0–2), of its far face (3–5). */
-  faces: Int32Array;
-  /** The dense sweep's ray walk state (src/grid/denseWalk.ts). */
-  rayWalk: Float64Array;
   /** Traversal state (see src/grid/traverse.ts). */
   walk: Float64Array;
-  /** The current overlap's padded bounds (min x, y, z, max x, y, z). */
-  bounds: Float64Array;
   /** Candidates of an overlap query. */
   candidates: QueryOut;
+  /** Every hit of the current cast (`every`), unsorted. */
   hits: HitScratch;
+  /** A sphere body (casts), or the query's sphere (overlapSphere). */
   sphere: ScratchSphere;
+  /** The cast's sphere (radius 0 for a ray), set once per cast; overlaps load sphere bodies into it. */
   ray: ScratchSphere;
+  /** A box body. */
   box: ScratchBox;
+  /** The query's box (overlapBox). */
   queryBox: ScratchBox;
+  /** The cast's motion (unit direction · maxDistance), set once per cast. */
   motion: ScratchVec3;
+  /** The result of one exact cast. */
   cast: ScratchCast;
 }
 
@@ -122,12 +107,7 @@ export function createQueryState(): QueryState {
     flags: new Uint8Array(0),
     best: new Float64Array(7),
     bestEntity: new Uint32Array(1),
-    slab: new Float64Array(SB_SLOTS),
-    segment: new Float64Array(SG_SLOTS),
-    faces: new Int32Array(6),
-    rayWalk: denseRayCreate(),
     walk: traverseCreate(),
-    bounds: new Float64Array(6),
     candidates: queryOutCreate(),
     hits: { count: 0, entity: new Uint32Array(16), data: new Float64Array(16 * 7), order: new Int32Array(16) },
     // Scratch shapes whose fields are doubles from the start: writing a double then never boxes.

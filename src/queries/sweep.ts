@@ -18,7 +18,7 @@
 import * as gridModule from '../grid/grid.js';
 import type { Grid } from '../grid/grid.js';
 import * as traverse from '../grid/traverse.js';
-import * as slabModule from '../math/slab.js';
+import * as slab from '../math/slab.js';
 import * as internals from '../physics/internal.js';
 import type { Physics } from '../physics/physicsTypes.js';
 import * as candidate from './candidate.js';
@@ -31,26 +31,31 @@ import * as dense from './sweepDense.js';
 const { traverseBegin, traverseNext, traverseNextCell, TR_CELLS, TR_DX, TR_ENTRY, TR_OX, TR_RADIUS, TR_TMAX } = traverse;
 const { HUGE_LEVEL } = gridModule;
 const { internalsOf } = internals;
-const { slabClip, slabLoad, SB_GROW, SB_T0, SB_T1 } = slabModule;
+const { slabClip, slabLoad, SB_GROW, SB_SLOTS, SB_T0, SB_T1 } = slab;
 const { beginCandidates, testCandidate } = candidate;
 const { sweepDense } = dense;
 const { BH_DIST, QI_D, QI_DIST, QI_O, QI_RADIUS } = slots;
 
 /**
- * Slab test of the segment (`s.slab`, loaded by {@link sweep}) against item slot `i`'s bounds grown
- * by the radius: whether it meets them, its entry distance then in `s.slab[SB_T0]`.
+ * The cast's segment for the slab tests (src/math/slab.ts): private scratch, loaded by {@link sweep}
+ * at the start of every query before it is read.
+ */
+const SLAB = new Float64Array(SB_SLOTS);
+
+/**
+ * Slab test of the segment against item slot `i`'s bounds grown by the radius: whether it meets
+ * them, its entry distance then in `SLAB[SB_T0]`.
  */
 function slabEntry(s: QueryState, g: Grid, i: number): boolean {
-  const slab = s.slab;
-  slab[SB_T0] = 0;
-  slab[SB_T1] = s.args[QI_DIST];
-  return slabClip(slab, g.bounds, 6 * i);
+  SLAB[SB_T0] = 0;
+  SLAB[SB_T1] = s.args[QI_DIST];
+  return slabClip(SLAB, g.bounds, 6 * i);
 }
 
 /** Tests the body in item slot `i` of `g`: its bounds on the path (before the best hit), then the body. */
 function testItem(physics: Physics, s: QueryState, g: Grid, i: number): void {
   // The slab test first: it is arithmetic on the grid's own bounds and rejects most candidates.
-  if (!slabEntry(s, g, i) || (!s.every && s.slab[SB_T0] > s.best[BH_DIST])) return;
+  if (!slabEntry(s, g, i) || (!s.every && SLAB[SB_T0] > s.best[BH_DIST])) return;
   testCandidate(physics, s, g.ids[i]);
 }
 
@@ -172,9 +177,8 @@ export function sweep(physics: Physics, s: QueryState, every: boolean): void {
     sweepDense(physics, s);
     return;
   }
-  const slab = s.slab;
-  slabLoad(slab, s.args, QI_O, QI_D);
-  slab[SB_GROW] = s.args[QI_RADIUS];
+  slabLoad(SLAB, s.args, QI_O, QI_D);
+  SLAB[SB_GROW] = s.args[QI_RADIUS];
   if (s.withStatic) sweepGrid(physics, s, s.grid);
   else sweepGrids(physics, s, s.grid, internalsOf(physics).staticGrid);
 }

@@ -11,9 +11,11 @@
  *   as an interval instead. A body whose bounds pass goes to candidate.ts (once per query, the
  *   filter, the exact cast).
  * - The grid's big items (covering many cells, the run after its last cell) get the same test first.
- * The per-query constants live in the query state (`segment`, `faces`, `rayWalk`; slots in
- * queryState.ts). World frame, length units, times are distances along the unit direction. No
- * allocation.
+ * The per-query constants of the walk (slab terms, faces, the ray walk's state, the swept bounds)
+ * are private scratch of this file, written at the start of every sweep before any is read: nothing
+ * carries from one query to the next (the query's arguments, best hit and mode are in the
+ * instance's QueryState). World frame, length units, times are distances along the unit direction.
+ * No allocation.
  * @module
  */
 import * as denseModule from '../grid/dense.js';
@@ -27,38 +29,50 @@ import type { QueryState } from './queryState.js';
 
 // Imported bindings copied once into module constants (a module interop may read an import through
 // a getter on every use, which hot loops must not pay).
-const { denseRayBegin, denseRayNext, denseThickBegin, DR_DX, DR_ENTRY, DR_OX, DR_TMAX } = denseWalk;
+const { denseRayBegin, denseRayCreate, denseRayNext, denseThickBegin, DR_DX, DR_ENTRY, DR_OX, DR_TMAX } = denseWalk;
 const { denseRange, DG_PAD } = denseModule;
 const { traverseStep, TR_CELLS, TR_CX, TR_DX, TR_ENTRY, TR_OX, TR_RADIUS, TR_TMAX } = traverse;
 const { testCandidate } = candidate;
-const { BH_DIST, QI_D, QI_DIST, QI_O, QI_RADIUS, SG_FAR, SG_INV, SG_NEAR, SG_O, SG_PAD, SG_R, SG_RADIUS, SG_STILL, SG_SWEPT } = slots;
+const { BH_DIST, QI_D, QI_DIST, QI_O, QI_RADIUS } = slots;
 
-/** Fills the slab constants (`s.segment`, `s.faces`) from `s.args`. */
-function prepare(s: QueryState): void {
-  const q = s.args, sg = s.segment, faces = s.faces;
+/**
+ * Per-query slab constants: origin (0–2), 1 / direction (3–5, 0 on a still axis), the radius signed
+ * toward the near face (6–8), a term added to each near time (9–11: −∞ on a still axis, else 0) and
+ * far time (12–14: +∞ on a still axis, else 0), the radius (15).
+ */
+const SL = new Float64Array(16);
+const SL_O = 0, SL_INV = 3, SL_R = 6, SL_NEAR = 9, SL_FAR = 12, SL_RADIUS = 15;
+/** Per axis: the offset of its near face in a bounds record (min: a, max: 3 + a), and of its far face. */
+const NEAR = new Int32Array(3);
+const FAR = new Int32Array(3);
+/** The ray walk's state (src/grid/denseWalk.ts). */
+const RAY = denseRayCreate();
+
+/** Fills the slab constants from the cast's arguments `q` (`QI_*` slots). */
+function prepare(q: Float64Array): void {
   const r = q[QI_RADIUS];
-  sg[SG_RADIUS] = r;
-  sg[SG_STILL] = 0;
+  SL[SL_RADIUS] = r;
   for (let a = 0; a < 3; a++) {
     const d = q[QI_D + a];
-    sg[SG_O + a] = q[QI_O + a];
-    sg[SG_INV + a] = d === 0 ? 0 : 1 / d;
-    faces[a] = d >= 0 ? a : 3 + a;
-    faces[3 + a] = d >= 0 ? 3 + a : a;
-    sg[SG_R + a] = d >= 0 ? r : -r;
-    sg[SG_NEAR + a] = d === 0 ? -Infinity : 0;
-    sg[SG_FAR + a] = d === 0 ? Infinity : 0;
-    if (d === 0) sg[SG_STILL] = 1;
+    SL[SL_O + a] = q[QI_O + a];
+    SL[SL_INV + a] = d === 0 ? 0 : 1 / d;
+    NEAR[a] = d >= 0 ? a : 3 + a;
+    FAR[a] = d >= 0 ? 3 + a : a;
+    SL[SL_R + a] = d >= 0 ? r : -r;
+    SL[SL_NEAR + a] = d === 0 ? -Infinity : 0;
+    SL[SL_FAR + a] = d === 0 ? Infinity : 0;
   }
 }
 
-/** Whether the origin lies within bounds `b[o..o+6)` grown by the radius on each axis the direction does not move along. */
-function withinStill(s: QueryState, b: Float64Array, o: number): boolean {
-  const q = s.args, sg = s.segment;
-  const r = sg[SG_RADIUS];
+/**
+ * Whether the origin lies within bounds `b[o..o+6)` grown by the radius on each axis the direction
+ * does not move along (1 / direction stored as 0: the direction's component is 0).
+ */
+function withinStill(b: Float64Array, o: number): boolean {
+  const r = SL[SL_RADIUS];
   for (let a = 0; a < 3; a++) {
-    if (q[QI_D + a] !== 0) continue;
-    if (!(b[o + a] - r <= sg[SG_O + a] && sg[SG_O + a] <= b[o + 3 + a] + r)) return false;
+    if (SL[SL_INV + a] !== 0) continue;
+    if (!(b[o + a] - r <= SL[SL_O + a] && SL[SL_O + a] <= b[o + 3 + a] + r)) return false;
   }
   return true;
 }
@@ -70,54 +84,64 @@ function withinStill(s: QueryState, b: Float64Array, o: number): boolean {
  */
 function testRun(physics: Physics, s: QueryState, g: DenseGrid, from: number, to: number): void {
   const eb = g.bounds, items = g.entryItems, ids = g.ids;
-  const sg = s.segment, faces = s.faces, best = s.best;
-  const ox = sg[SG_O], oy = sg[SG_O + 1], oz = sg[SG_O + 2];
-  const ix = sg[SG_INV], iy = sg[SG_INV + 1], iz = sg[SG_INV + 2];
-  const rx = sg[SG_R], ry = sg[SG_R + 1], rz = sg[SG_R + 2];
-  const ax = sg[SG_NEAR], ay = sg[SG_NEAR + 1], az = sg[SG_NEAR + 2];
-  const bx = sg[SG_FAR], by = sg[SG_FAR + 1], bz = sg[SG_FAR + 2];
-  const nx = faces[0], ny = faces[1], nz = faces[2], fx = faces[3], fy = faces[4], fz = faces[5];
-  const every = s.every, still = sg[SG_STILL] !== 0, L = s.args[QI_DIST];
+  const ox = SL[SL_O], oy = SL[SL_O + 1], oz = SL[SL_O + 2];
+  const ix = SL[SL_INV], iy = SL[SL_INV + 1], iz = SL[SL_INV + 2];
+  const rx = SL[SL_R], ry = SL[SL_R + 1], rz = SL[SL_R + 2];
+  const ax = SL[SL_NEAR], ay = SL[SL_NEAR + 1], az = SL[SL_NEAR + 2];
+  const bx = SL[SL_FAR], by = SL[SL_FAR + 1], bz = SL[SL_FAR + 2];
+  const nx = NEAR[0], ny = NEAR[1], nz = NEAR[2], fx = FAR[0], fy = FAR[1], fz = FAR[2];
+  // A still axis (direction component 0) is tested as an interval.
+  const still = ix === 0 || iy === 0 || iz === 0;
+  const every = s.every, best = s.best;
+  // The far time's cap: maxDistance, or the best hit (which only a candidate's test lowers).
+  let cap = every ? s.args[QI_DIST] : best[BH_DIST];
   for (let k = from; k < to; k++) {
     const o = 6 * items[k];
     const tn = Math.max(
       (eb[o + nx] - rx - ox) * ix + ax, (eb[o + ny] - ry - oy) * iy + ay, (eb[o + nz] - rz - oz) * iz + az, 0);
     const tf = Math.min(
-      (eb[o + fx] + rx - ox) * ix + bx, (eb[o + fy] + ry - oy) * iy + by, (eb[o + fz] + rz - oz) * iz + bz,
-      every ? L : best[BH_DIST]);
-    if (tn <= tf && (!still || withinStill(s, eb, o))) testCandidate(physics, s, ids[items[k]]);
+      (eb[o + fx] + rx - ox) * ix + bx, (eb[o + fy] + ry - oy) * iy + by, (eb[o + fz] + rz - oz) * iz + bz, cap);
+    if (tn <= tf && (!still || withinStill(eb, o))) {
+      testCandidate(physics, s, ids[items[k]]);
+      if (!every) cap = best[BH_DIST];
+    }
   }
 }
 
 /** Walks the cells a ray crosses. */
 function walkRay(physics: Physics, s: QueryState, g: DenseGrid): void {
-  const w = s.rayWalk, q = s.args;
+  const w = RAY, q = s.args;
   for (let a = 0; a < 3; a++) {
     w[DR_OX + a] = q[QI_O + a];
     w[DR_DX + a] = q[QI_D + a];
   }
   w[DR_TMAX] = q[QI_DIST];
   if (!denseRayBegin(g, w)) return;
+  const every = s.every, best = s.best, start = g.cellStart;
   for (;;) {
     const c = denseRayNext(g, w);
-    if (c < 0 || (!s.every && w[DR_ENTRY] > s.best[BH_DIST])) return;
-    testRun(physics, s, g, g.cellStart[c], g.cellStart[c + 1]);
+    if (c < 0 || (!every && w[DR_ENTRY] > best[BH_DIST])) return;
+    testRun(physics, s, g, start[c], start[c + 1]);
   }
 }
 
+/** The bounds of the swept sphere grown by the query's padding (min x, y, z, max x, y, z). */
+const SWEPT = new Float64Array(6);
+/** The query's padding against rounding: 1e-10 of its scale (set by {@link sweepDense}). */
+const PAD = new Float64Array(1);
+
 /**
- * Writes the bounds of the swept sphere grown by the query's padding to `s.segment[SG_SWEPT..]` and
- * returns how many cells of `g` they meet: the cells a thick walk need never exceed.
+ * Writes the bounds of the swept sphere of the cast `q` to `SWEPT` and returns how many cells of
+ * `g` they meet: the cells a thick walk need never exceed.
  */
-function sweptCells(s: QueryState, g: DenseGrid): number {
-  const q = s.args, sg = s.segment;
-  const r = q[QI_RADIUS] + sg[SG_PAD], L = q[QI_DIST];
+function sweptCells(q: Float64Array, g: DenseGrid): number {
+  const r = q[QI_RADIUS] + PAD[0], L = q[QI_DIST];
   for (let a = 0; a < 3; a++) {
     const o = q[QI_O + a], e = o + q[QI_D + a] * L;
-    sg[SG_SWEPT + a] = Math.min(o, e) - r;
-    sg[SG_SWEPT + 3 + a] = Math.max(o, e) + r;
+    SWEPT[a] = Math.min(o, e) - r;
+    SWEPT[3 + a] = Math.max(o, e) + r;
   }
-  return denseRange(g, sg, SG_SWEPT);
+  return denseRange(g, SWEPT, 0);
 }
 
 /** Tests every entry of the cells in `g.range` (set by {@link sweptCells}), row by row. */
@@ -143,17 +167,18 @@ function walkThick(physics: Physics, s: QueryState, g: DenseGrid): void {
     w[TR_DX + a] = q[QI_D + a];
   }
   w[TR_TMAX] = q[QI_DIST];
-  w[TR_RADIUS] = q[QI_RADIUS] + s.segment[SG_PAD];
+  w[TR_RADIUS] = q[QI_RADIUS] + PAD[0];
   if (!denseThickBegin(g, w)) return;
-  const cells = sweptCells(s, g);
+  const cells = sweptCells(q, g);
   if (cells === 0) return;
   if (w[TR_CELLS] > cells) {
     scanRange(physics, s, g);
     return;
   }
   const nx = g.nx, ny = g.ny, nz = g.nz;
+  const every = s.every, best = s.best;
   while (traverseStep(w)) {
-    if (!s.every && w[TR_ENTRY] > s.best[BH_DIST]) return;
+    if (!every && w[TR_ENTRY] > best[BH_DIST]) return;
     const x = w[TR_CX], y = w[TR_CX + 1], z = w[TR_CX + 2];
     if (x < 0 || y < 0 || z < 0 || x >= nx || y >= ny || z >= nz) continue;
     const c = x + nx * (y + ny * z);
@@ -167,16 +192,16 @@ function walkThick(physics: Physics, s: QueryState, g: DenseGrid): void {
  * the best hit is settled.
  */
 export function sweepDense(physics: Physics, s: QueryState): void {
-  prepare(s);
+  const q = s.args;
+  prepare(q);
   const g = s.dense;
   if (g.nx === 0) return;
   testRun(physics, s, g, g.bigStart, g.cellStart[g.nx * g.ny * g.nz + 1]);
-  const q = s.args;
   const reach = Math.max(Math.abs(q[QI_O]), Math.abs(q[QI_O + 1]), Math.abs(q[QI_O + 2]));
-  s.segment[SG_PAD] = 1e-10 * (reach + q[QI_DIST] + q[QI_RADIUS]);
+  PAD[0] = 1e-10 * (reach + q[QI_DIST] + q[QI_RADIUS]);
   // A ray whose rounding stays well inside the grid's padding takes the DDA: its errors scale with
   // the origin's coordinates (the walk is clipped to the table, so not with maxDistance). Others
-  // (spheres, rays from ~50× the table's coordinates away) take the thick walk, padded by SG_PAD.
+  // (spheres, rays from ~50× the table's coordinates away) take the thick walk, padded by PAD.
   if (q[QI_RADIUS] === 0 && 1e-12 * reach <= g.frame[DG_PAD]) walkRay(physics, s, g);
   else walkThick(physics, s, g);
 }
