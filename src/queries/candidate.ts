@@ -19,8 +19,7 @@ import * as slots from './queryState.js';
 import type { QueryState } from './queryState.js';
 
 const { SPHERE, BOX, SENSOR } = BodyFlags;
-// Imported bindings copied once into module constants: a transpiler's module interop may read an
-// import through a getter on every use, which hot loops must not pay.
+// Imported bindings read once into module constants: see docs/internals.md (imports on hot paths).
 const { castSphereBox } = castBox;
 const { castSphereSphere } = castBall;
 const { growArray } = growModule;

@@ -25,8 +25,7 @@ import * as slots from './queryState.js';
 import type { HitScratch, QueryState } from './queryState.js';
 import * as sweepModule from './sweep.js';
 
-// Imported bindings copied once into module constants (a module interop may read an import through
-// a getter on every use, which each query would pay).
+// Imported bindings read once into module constants: see docs/internals.md (imports on hot paths).
 const { sweep } = sweepModule;
 const { readDirection, readDistance, readFilter, readOut, readPhysics, readQueryRadius, readStart } = input;
 const { queryStateOf, updateQueryGrid } = queryGrid;

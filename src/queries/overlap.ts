@@ -29,7 +29,7 @@ import * as slots from './queryState.js';
 import type { QueryState } from './queryState.js';
 
 const { SPHERE } = BodyFlags;
-// Imported bindings copied once (a module interop may read an import through a getter per use).
+// Imported bindings read once into module constants: see docs/internals.md (imports on hot paths).
 const { denseQueryBounds } = denseModule;
 const { gridQueryBounds } = query;
 const { sortUniqueIds } = sortIds;

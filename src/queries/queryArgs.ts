@@ -6,15 +6,15 @@
  * they throw.
  * @module
  */
-import { PhysicsInputError } from '../physics/errors.js';
+import * as errors from '../physics/errors.js';
 import * as internals from '../physics/internal.js';
 import * as readInput from '../physics/readInput.js';
 import type { VectorField } from '../physics/readInput.js';
 import type { Physics } from '../physics/physicsTypes.js';
 import * as slots from './queryState.js';
 
-// Imported bindings copied once into module constants (a module interop may read an import through a
-// getter on every use, which each query would pay).
+// Imported bindings read once into module constants: see docs/internals.md (imports on hot paths).
+const { PhysicsInputError } = errors;
 const { checkLive } = internals;
 const { describe, readBits, readRadius, readRotation, readVector, vectorField: field } = readInput;
 const { QF_EXCLUDE, QF_GROUP, QF_MASK, QF_SENSORS, QI_D, QI_DIST, QI_H, QI_O, QI_Q, QI_RADIUS } = slots;

@@ -16,17 +16,21 @@
  * @module
  */
 import * as denseModule from '../grid/dense.js';
-import { gridBuild, gridClear, gridInsert, gridSetCellSize } from '../grid/grid.js';
-import { boxBounds, sphereBounds, sphereBoundsAt } from '../physics/bodyReads.js';
+import * as gridModule from '../grid/grid.js';
+import * as bodies from '../physics/bodyReads.js';
 import * as internals from '../physics/internal.js';
 import type { PhysicsInternal } from '../physics/internal.js';
 import { BodyFlags, type Physics } from '../physics/physicsTypes.js';
-import { createQueryState, type QueryState } from './queryState.js';
+import * as queryStateModule from './queryState.js';
+import type { QueryState } from './queryState.js';
 
 const { SPHERE, BOX, MOVING } = BodyFlags;
-// Imported bindings copied once (a module interop may read an import through a getter per use).
+// Imported bindings read once into module constants: see docs/internals.md (imports on hot paths).
 const { internalsOf } = internals;
 const { denseBuild, denseClear, denseReserve, DG_SIDE } = denseModule;
+const { gridBuild, gridClear, gridInsert, gridSetCellSize } = gridModule;
+const { boxBounds, sphereBounds, sphereBoundsAt } = bodies;
+const { createQueryState } = queryStateModule;
 
 /** Builds the dense grid of every body at its current pose; returns whether it is usable. */
 function buildDense(physics: Physics, internal: PhysicsInternal, s: QueryState): boolean {

@@ -7,11 +7,22 @@
  * that hold them. World frame, length units.
  * @module
  */
-import { denseCreate, type DenseGrid } from '../grid/dense.js';
-import { gridCreate, type Grid } from '../grid/grid.js';
-import { queryOutCreate, type QueryOut } from '../grid/query.js';
-import { traverseCreate } from '../grid/traverse.js';
-import { ScratchBox, ScratchCast, ScratchSphere, ScratchVec3 } from '../geometry/scratch.js';
+import * as denseModule from '../grid/dense.js';
+import type { DenseGrid } from '../grid/dense.js';
+import * as gridModule from '../grid/grid.js';
+import type { Grid } from '../grid/grid.js';
+import * as query from '../grid/query.js';
+import type { QueryOut } from '../grid/query.js';
+import * as traverse from '../grid/traverse.js';
+import * as scratch from '../geometry/scratch.js';
+import type { ScratchBox, ScratchCast, ScratchSphere, ScratchVec3 } from '../geometry/scratch.js';
+
+// Imported bindings read once into module constants: see docs/internals.md (imports on hot paths).
+const { denseCreate } = denseModule;
+const { gridCreate } = gridModule;
+const { queryOutCreate } = query;
+const { traverseCreate } = traverse;
+const { ScratchBox: Box, ScratchCast: Cast, ScratchSphere: Sphere, ScratchVec3: Vec3 } = scratch;
 
 /**
  * Slots of `QueryState.args` (the query's arguments, checked): origin or centre (0–2), unit
@@ -111,11 +122,11 @@ export function createQueryState(): QueryState {
     candidates: queryOutCreate(),
     hits: { count: 0, entity: new Uint32Array(16), data: new Float64Array(16 * 7), order: new Int32Array(16) },
     // Scratch shapes whose fields are doubles from the start: writing a double then never boxes.
-    sphere: new ScratchSphere(),
-    ray: new ScratchSphere(),
-    box: new ScratchBox(),
-    queryBox: new ScratchBox(),
-    motion: new ScratchVec3(),
-    cast: new ScratchCast(),
+    sphere: new Sphere(),
+    ray: new Sphere(),
+    box: new Box(),
+    queryBox: new Box(),
+    motion: new Vec3(),
+    cast: new Cast(),
   };
 }

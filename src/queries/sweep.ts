@@ -26,8 +26,7 @@ import * as slots from './queryState.js';
 import type { QueryState } from './queryState.js';
 import * as dense from './sweepDense.js';
 
-// Imported bindings copied once into module constants: a transpiler's module interop may read an
-// import through a getter on every use, which hot loops must not pay.
+// Imported bindings read once into module constants: see docs/internals.md (imports on hot paths).
 const { traverseBegin, traverseNext, traverseNextCell, TR_CELLS, TR_DX, TR_ENTRY, TR_OX, TR_RADIUS, TR_TMAX } = traverse;
 const { HUGE_LEVEL } = gridModule;
 const { internalsOf } = internals;

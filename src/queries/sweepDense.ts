@@ -27,8 +27,7 @@ import * as candidate from './candidate.js';
 import * as slots from './queryState.js';
 import type { QueryState } from './queryState.js';
 
-// Imported bindings copied once into module constants (a module interop may read an import through
-// a getter on every use, which hot loops must not pay).
+// Imported bindings read once into module constants: see docs/internals.md (imports on hot paths).
 const { denseRayBegin, denseRayCreate, denseRayNext, denseThickBegin, DR_DX, DR_ENTRY, DR_OX, DR_TMAX } = denseWalk;
 const { denseRange, DG_PAD } = denseModule;
 const { traverseStep, TR_CELLS, TR_CX, TR_DX, TR_ENTRY, TR_OX, TR_RADIUS, TR_TMAX } = traverse;
