@@ -18,39 +18,49 @@ import * as heapSortModule from '../math/heapSort.js';
 import type { Vec3Like } from '../physics/readInput.js';
 import type { Physics } from '../physics/physicsTypes.js';
 import * as input from './queryArgs.js';
+import * as queryGrid from './queryGrid.js';
 import * as lists from './hitLists.js';
 import type { HitList, QueryFilter, QueryHit } from './hitLists.js';
-import type { HitScratch } from './queryState.js';
-import * as candidate from './candidate.js';
+import * as slots from './queryState.js';
+import type { HitScratch, QueryState } from './queryState.js';
 import * as sweepModule from './sweep.js';
 
-// Imported bindings copied once into module constants (a module interop may read an import through
-// a getter on every use, which each query would pay).
-const { BEST, BEST_ENTITY } = candidate;
+// Imported bindings read once into module constants: see docs/internals.md (imports on hot paths).
 const { sweep } = sweepModule;
-const { readDirection, readDistance, readFilter, readOut, readPhysics, readQueryRadius, readStart, QI, QI_RADIUS } = input;
+const { readDirection, readDistance, readFilter, readOut, readPhysics, readQueryRadius, readStart } = input;
+const { queryStateOf, updateQueryGrid } = queryGrid;
+const { BH_DIST, BH_N, BH_P, QI_RADIUS } = slots;
 const { hitListReserve } = lists;
 const { heapSort } = heapSortModule;
 
-function readCast(physics: Physics, start: Vec3Like, direction: Vec3Like, maxDistance: number, out: unknown, filter: QueryFilter | undefined, source: string, list: boolean): void {
+/**
+ * Checks `physics` and reads the cast's arguments (all but the radius) into its query state, which
+ * it returns (grids not yet brought up to date).
+ */
+function readCast(physics: Physics, start: Vec3Like, direction: Vec3Like, maxDistance: number, out: unknown, filter: QueryFilter | undefined, source: string, list: boolean): QueryState {
   readPhysics(physics, source);
-  readStart(start, source === 'castRay' || source === 'castRayAll', source);
-  readDirection(direction, source);
-  readDistance(maxDistance, source);
+  const s = queryStateOf(physics);
+  const args = s.args;
+  readStart(start, source === 'castRay' || source === 'castRayAll', source, args);
+  readDirection(direction, source, args);
+  readDistance(maxDistance, source, args);
   readOut(out, list ? 'a HitList (createHitList)' : 'a QueryHit {entity, distance, normal, point}', source);
-  readFilter(filter, source);
+  readFilter(filter, source, s.filter);
+  return s;
 }
 
-function writeHit(out: QueryHit): boolean {
-  if (BEST[0] === Infinity) return false;
-  out.entity = BEST_ENTITY[0];
-  out.distance = BEST[0];
-  out.normal.x = BEST[1];
-  out.normal.y = BEST[2];
-  out.normal.z = BEST[3];
-  out.point.x = BEST[4];
-  out.point.y = BEST[5];
-  out.point.z = BEST[6];
+/** Writes the closest hit of the cast in `s` to `out`; false (`out` untouched) when none. */
+function writeHit(s: QueryState, out: QueryHit): boolean {
+  const best = s.best;
+  if (best[BH_DIST] === Infinity) return false;
+  out.entity = s.bestEntity[0];
+  out.distance = best[BH_DIST];
+  out.normal.x = best[BH_N];
+  out.normal.y = best[BH_N + 1];
+  out.normal.z = best[BH_N + 2];
+  out.point.x = best[BH_P];
+  out.point.y = best[BH_P + 1];
+  out.point.z = best[BH_P + 2];
   return true;
 }
 
@@ -94,10 +104,11 @@ function writeHits(h: HitScratch, out: HitList): number {
  * See the module notes for the conventions.
  */
 export function castRay(physics: Physics, origin: Vec3Like, direction: Vec3Like, maxDistance: number, out: QueryHit, filter?: QueryFilter): boolean {
-  readCast(physics, origin, direction, maxDistance, out, filter, 'castRay', false);
-  QI[QI_RADIUS] = 0;
-  sweep(physics, false);
-  return writeHit(out);
+  const s = readCast(physics, origin, direction, maxDistance, out, filter, 'castRay', false);
+  s.args[QI_RADIUS] = 0;
+  updateQueryGrid(physics, s);
+  sweep(physics, s, false);
+  return writeHit(s, out);
 }
 
 /**
@@ -105,10 +116,11 @@ export function castRay(physics: Physics, origin: Vec3Like, direction: Vec3Like,
  * `maxDistance`, into `out` (equal distances: the lower entity id); false when none.
  */
 export function castSphere(physics: Physics, center: Vec3Like, radius: number, direction: Vec3Like, maxDistance: number, out: QueryHit, filter?: QueryFilter): boolean {
-  readCast(physics, center, direction, maxDistance, out, filter, 'castSphere', false);
-  readQueryRadius(radius, 'castSphere');
-  sweep(physics, false);
-  return writeHit(out);
+  const s = readCast(physics, center, direction, maxDistance, out, filter, 'castSphere', false);
+  readQueryRadius(radius, 'castSphere', s.args);
+  updateQueryGrid(physics, s);
+  sweep(physics, s, false);
+  return writeHit(s, out);
 }
 
 /**
@@ -116,9 +128,11 @@ export function castSphere(physics: Physics, center: Vec3Like, radius: number, d
  * distance then entity id. Returns `out.count`.
  */
 export function castRayAll(physics: Physics, origin: Vec3Like, direction: Vec3Like, maxDistance: number, out: HitList, filter?: QueryFilter): number {
-  readCast(physics, origin, direction, maxDistance, out, filter, 'castRayAll', true);
-  QI[QI_RADIUS] = 0;
-  return writeHits(sweep(physics, true).hits, out);
+  const s = readCast(physics, origin, direction, maxDistance, out, filter, 'castRayAll', true);
+  s.args[QI_RADIUS] = 0;
+  updateQueryGrid(physics, s);
+  sweep(physics, s, true);
+  return writeHits(s.hits, out);
 }
 
 /**
@@ -126,7 +140,9 @@ export function castRayAll(physics: Physics, origin: Vec3Like, direction: Vec3Li
  * sorted by distance then entity id. Returns `out.count`.
  */
 export function castSphereAll(physics: Physics, center: Vec3Like, radius: number, direction: Vec3Like, maxDistance: number, out: HitList, filter?: QueryFilter): number {
-  readCast(physics, center, direction, maxDistance, out, filter, 'castSphereAll', true);
-  readQueryRadius(radius, 'castSphereAll');
-  return writeHits(sweep(physics, true).hits, out);
+  const s = readCast(physics, center, direction, maxDistance, out, filter, 'castSphereAll', true);
+  readQueryRadius(radius, 'castSphereAll', s.args);
+  updateQueryGrid(physics, s);
+  sweep(physics, s, true);
+  return writeHits(s.hits, out);
 }

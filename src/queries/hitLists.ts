@@ -4,8 +4,11 @@
  * room (their arrays are then replaced, like the contact list's). World frame, length units.
  * @module
  */
-import { PhysicsInputError } from '../physics/errors.js';
+import * as errors from '../physics/errors.js';
 import type { Vec3 } from '../geometry/types.js';
+
+// Imported bindings read once into module constants: see docs/internals.md (imports on hot paths).
+const { PhysicsInputError } = errors;
 
 /**
  * One hit of `castRay` / `castSphere`: the body (`entity`), the `distance` along the unit direction

@@ -1,7 +1,7 @@
 /**
  * Overlap queries against a physics world: `overlapSphere` and `overlapBox` list every body that
  * touches or overlaps the query shape (closed solids), sorted by entity id. World frame, length
- * units. Candidates come from the queries' grids (see state.ts: the dense grid of every body, or the
+ * units. Candidates come from the queries' grids (see queryGrid.ts: the dense grid of every body, or the
  * step's static grid unless stale and the hashed grid of current poses) by the query shape's
  * bounds; each passes the filter, then the exact test of the geometry API (`overlapSphereSphere`,
  * `overlapSphereBox`, `overlapBoxSphere`, `overlapBoxBox`). Every body is seen where its data is
@@ -25,11 +25,12 @@ import * as candidate from './candidate.js';
 import * as input from './queryArgs.js';
 import * as lists from './hitLists.js';
 import type { EntityList, QueryFilter } from './hitLists.js';
-import * as stateModule from './queryGrid.js';
+import * as queryGrid from './queryGrid.js';
+import * as slots from './queryState.js';
 import type { QueryState } from './queryState.js';
 
 const { SPHERE } = BodyFlags;
-// Imported bindings copied once (a module interop may read an import through a getter per use).
+// Imported bindings read once into module constants: see docs/internals.md (imports on hot paths).
 const { denseQueryBounds } = denseModule;
 const { gridQueryBounds } = query;
 const { sortUniqueIds } = sortIds;
@@ -41,24 +42,29 @@ const { BOUNDS_PAD, loadBox } = bodies;
 const { internalsOf } = internals;
 const { rotatedHalfExtents } = quat;
 const { entityListReserve } = lists;
-const { queryState } = stateModule;
+const { queryStateOf, updateQueryGrid } = queryGrid;
 const { passesFilter } = candidate;
-const { readFilter, readHalfExtents, readOut, readPhysics, readQueryRadius, readQueryRotation, readStart, QI, QI_H, QI_O, QI_Q, QI_RADIUS } = input;
+const { readFilter, readHalfExtents, readOut, readPhysics, readQueryRadius, readQueryRotation, readStart } = input;
+const { QI_H, QI_O, QI_Q, QI_RADIUS } = slots;
 
-/** The query shape's bounds (minX, minY, minZ, maxX, maxY, maxZ), padded against rounding. */
+/**
+ * The query shape's bounds (minX, minY, minZ, maxX, maxY, maxZ), padded against rounding: private
+ * scratch, written by each query before it is read.
+ */
 const QB = new Float64Array(6);
 
-/** Writes to `QB` the bounds of the centre `QI[QI_O..]` with the half sizes in `QB[3..5]`, padded. */
-function queryBounds(): void {
-  const x = QI[QI_O], y = QI[QI_O + 1], z = QI[QI_O + 2];
-  const hx = QB[3], hy = QB[4], hz = QB[5];
+/** Writes to `QB` the bounds of the centre `q[QI_O..]` with the half sizes in `QB[3..5]`, padded. */
+function queryBounds(q: Float64Array): void {
+  const b = QB;
+  const x = q[QI_O], y = q[QI_O + 1], z = q[QI_O + 2];
+  const hx = b[3], hy = b[4], hz = b[5];
   const pad = BOUNDS_PAD * (1 + Math.abs(x) + Math.abs(y) + Math.abs(z) + hx + hy + hz);
-  QB[0] = x - hx - pad;
-  QB[1] = y - hy - pad;
-  QB[2] = z - hz - pad;
-  QB[3] = x + hx + pad;
-  QB[4] = y + hy + pad;
-  QB[5] = z + hz + pad;
+  b[0] = x - hx - pad;
+  b[1] = y - hy - pad;
+  b[2] = z - hz - pad;
+  b[3] = x + hx + pad;
+  b[4] = y + hy + pad;
+  b[5] = z + hz + pad;
 }
 
 /** Collects the candidates of `QB` from the grids, sorted by id, without repeats; returns how many. */
@@ -92,11 +98,12 @@ function collect(physics: Physics, s: QueryState, out: EntityList, box: boolean)
   const n = candidates(physics, s);
   const ids = s.candidates.ids;
   const flags = internalsOf(physics).flags;
+  const filter = s.filter;
   let count = 0;
   for (let k = 0; k < n; k++) {
     const eid = ids[k];
     const f = flags[eid];
-    if (!passesFilter(physics, eid, f) || !touches(physics, s, eid, f, box)) continue;
+    if (!passesFilter(physics, filter, eid, f) || !touches(physics, s, eid, f, box)) continue;
     if (count === out.ids.length) entityListReserve(out, count + 1);
     out.ids[count++] = eid;
   }
@@ -111,18 +118,20 @@ function collect(physics: Physics, s: QueryState, out: EntityList, box: boolean)
 export function overlapSphere(physics: Physics, center: Vec3Like, radius: number, out: EntityList, filter?: QueryFilter): number {
   const source = 'overlapSphere';
   readPhysics(physics, source);
-  readStart(center, false, source);
-  readQueryRadius(radius, source);
+  const s = queryStateOf(physics);
+  const q = s.args;
+  readStart(center, false, source, q);
+  readQueryRadius(radius, source, q);
   readOut(out, 'an EntityList (createEntityList)', source);
-  readFilter(filter, source);
-  const s = queryState(physics);
-  const r = QI[QI_RADIUS];
-  s.sphere.center.x = QI[QI_O];
-  s.sphere.center.y = QI[QI_O + 1];
-  s.sphere.center.z = QI[QI_O + 2];
+  readFilter(filter, source, s.filter);
+  updateQueryGrid(physics, s);
+  const r = q[QI_RADIUS];
+  s.sphere.center.x = q[QI_O];
+  s.sphere.center.y = q[QI_O + 1];
+  s.sphere.center.z = q[QI_O + 2];
   s.sphere.radius = r;
   QB[3] = QB[4] = QB[5] = r;
-  queryBounds();
+  queryBounds(q);
   return collect(physics, s, out, false);
 }
 
@@ -134,27 +143,28 @@ export function overlapSphere(physics: Physics, center: Vec3Like, radius: number
 export function overlapBox(physics: Physics, center: Vec3Like, halfExtents: Vec3Like, rotation: QuatLike | undefined, out: EntityList, filter?: QueryFilter): number {
   const source = 'overlapBox';
   readPhysics(physics, source);
-  readStart(center, false, source);
-  readHalfExtents(halfExtents, source);
-  readQueryRotation(rotation, source);
+  const s = queryStateOf(physics);
+  const q = s.args;
+  readStart(center, false, source, q);
+  readHalfExtents(halfExtents, source, q);
+  readQueryRotation(rotation, source, q);
   readOut(out, 'an EntityList (createEntityList)', source);
-  readFilter(filter, source);
-  const s = queryState(physics);
+  readFilter(filter, source, s.filter);
+  updateQueryGrid(physics, s);
   const b = s.queryBox;
-  b.center.x = QI[QI_O];
-  b.center.y = QI[QI_O + 1];
-  b.center.z = QI[QI_O + 2];
-  const hx = QI[QI_H], hy = QI[QI_H + 1], hz = QI[QI_H + 2];
-  b.halfExtents.x = hx;
-  b.halfExtents.y = hy;
-  b.halfExtents.z = hz;
-  const x = QI[QI_Q], y = QI[QI_Q + 1], z = QI[QI_Q + 2], w = QI[QI_Q + 3];
-  const q = b.rotation;
-  q.x = x;
-  q.y = y;
-  q.z = z;
-  q.w = w;
-  rotatedHalfExtents(QI, QI_Q, QI, QI_H, QB, 3);
-  queryBounds();
+  b.center.x = q[QI_O];
+  b.center.y = q[QI_O + 1];
+  b.center.z = q[QI_O + 2];
+  b.halfExtents.x = q[QI_H];
+  b.halfExtents.y = q[QI_H + 1];
+  b.halfExtents.z = q[QI_H + 2];
+  const rot = b.rotation;
+  rot.x = q[QI_Q];
+  rot.y = q[QI_Q + 1];
+  rot.z = q[QI_Q + 2];
+  rot.w = q[QI_Q + 3];
+  // World half sizes of the rotated box: Σ |R_ij|·h_j (Ericson 4.2.6).
+  rotatedHalfExtents(q, QI_Q, q, QI_H, QB, 3);
+  queryBounds(q);
   return collect(physics, s, out, true);
 }

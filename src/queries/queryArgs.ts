@@ -1,30 +1,25 @@
 /**
- * Reading and checking the arguments of the world queries into typed scratch (named slots) before
+ * Reading and checking the arguments of the world queries into the query state's typed slots
+ * (`QueryState.args`, `QueryState.filter`; the `QI_*`, `QF_*` slots of queryState.ts) before
  * anything is written to the caller's output: a bad argument throws `PhysicsInputError` naming the
  * argument, with the query's name as `source`. World frame, length units. No allocation unless
  * they throw.
  * @module
  */
-import { PhysicsInputError } from '../physics/errors.js';
+import * as errors from '../physics/errors.js';
 import * as internals from '../physics/internal.js';
 import * as readInput from '../physics/readInput.js';
 import type { VectorField } from '../physics/readInput.js';
 import type { Physics } from '../physics/physicsTypes.js';
+import * as slots from './queryState.js';
 
-/** Query input slots of {@link QI}: origin or centre (0–2), unit direction (3–5), max distance, radius, half extents (8–10), unit rotation (11–14). */
-export const QI_O = 0, QI_D = 3, QI_DIST = 6, QI_RADIUS = 7, QI_H = 8, QI_Q = 11;
-/** The current query's inputs (see the `QI_*` slots). */
-export const QI = new Float64Array(15);
-/** Filter slots of {@link QF}: group, mask, excluded entity + 1 (0: none), sensors (1 or 0). */
-export const QF_GROUP = 0, QF_MASK = 1, QF_EXCLUDE = 2, QF_SENSORS = 3;
-/** The current query's filter (see the `QF_*` slots). */
-export const QF = new Float64Array(4);
-
-// Imported bindings copied once into module constants (a module interop may read an import through a
-// getter on every use, which each query would pay).
+// Imported bindings read once into module constants: see docs/internals.md (imports on hot paths).
+const { PhysicsInputError } = errors;
 const { checkLive } = internals;
 const { describe, readBits, readRadius, readRotation, readVector, vectorField: field } = readInput;
+const { QF_EXCLUDE, QF_GROUP, QF_MASK, QF_SENSORS, QI_D, QI_DIST, QI_H, QI_O, QI_Q, QI_RADIUS } = slots;
 
+/** One vector argument as read (per call: nothing carried from one call to the next). */
 const tmp = new Float64Array(4);
 
 const ORIGIN = field('origin', ['origin.x', 'origin.y', 'origin.z']);
@@ -77,58 +72,62 @@ export function readPhysics(physics: Physics, source: string): void {
   checkLive(physics, source);
 }
 
-/** Reads the origin (`ray`) or centre into `QI[QI_O..]`. */
-export function readStart(v: unknown, ray: boolean, source: string): void {
+/** Reads the origin (`ray`) or centre into `args[QI_O..]`. */
+export function readStart(v: unknown, ray: boolean, source: string, args: Float64Array): void {
   readNumbers(v, 3, tmp, ray ? ORIGIN : CENTER, source);
-  QI[QI_O] = tmp[0];
-  QI[QI_O + 1] = tmp[1];
-  QI[QI_O + 2] = tmp[2];
+  args[QI_O] = tmp[0];
+  args[QI_O + 1] = tmp[1];
+  args[QI_O + 2] = tmp[2];
 }
 
 /** Unit direction components below this are written as 0 (see {@link readDirection}). */
 const TINY = 1e-300;
 
 /**
- * Reads a finite non-zero direction and writes it normalised to `QI[QI_D..]` (scaled first: no
+ * Reads a finite non-zero direction and writes it normalised to `args[QI_D..]` (scaled first: no
  * overflow). A component below 1e-300 after normalising is written as 0: it is far below the
  * rounding of the others, and its inverse would overflow in the walks (0 · ∞ = NaN at a cell face).
  */
-export function readDirection(v: unknown, source: string): void {
+export function readDirection(v: unknown, source: string, args: Float64Array): void {
   readNumbers(v, 3, tmp, DIRECTION, source);
   const m = Math.max(Math.abs(tmp[0]), Math.abs(tmp[1]), Math.abs(tmp[2]));
   if (!(m > 0)) fail('direction', 'must be a non-zero vector', source);
   const x = tmp[0] / m, y = tmp[1] / m, z = tmp[2] / m;
   const inv = 1 / Math.sqrt(x * x + y * y + z * z);
   const dx = x * inv, dy = y * inv, dz = z * inv;
-  QI[QI_D] = Math.abs(dx) < TINY ? 0 : dx;
-  QI[QI_D + 1] = Math.abs(dy) < TINY ? 0 : dy;
-  QI[QI_D + 2] = Math.abs(dz) < TINY ? 0 : dz;
+  args[QI_D] = Math.abs(dx) < TINY ? 0 : dx;
+  args[QI_D + 1] = Math.abs(dy) < TINY ? 0 : dy;
+  args[QI_D + 2] = Math.abs(dz) < TINY ? 0 : dz;
 }
 
-/** Reads `maxDistance` (finite, >= 0) into `QI[QI_DIST]`. */
-export function readDistance(v: unknown, source: string): void {
+/** Reads `maxDistance` (finite, >= 0) into `args[QI_DIST]`. */
+export function readDistance(v: unknown, source: string, args: Float64Array): void {
   if (typeof v !== 'number' || !(v >= 0) || v === Infinity) fail('maxDistance', `must be a finite number >= 0, got ${describe(v)}`, source);
-  QI[QI_DIST] = v;
+  args[QI_DIST] = v;
 }
 
-/** Reads a radius (finite, >= 0) into `QI[QI_RADIUS]`. */
-export function readQueryRadius(v: unknown, source: string): void {
-  QI[QI_RADIUS] = readRadius(v, source, -1, 'radius');
+/**
+ * Reads a radius (finite, >= 0) into `args[QI_RADIUS]`. Checked and stored here (`readRadius` only
+ * words the error): a double returned by a call that is not inlined would be boxed.
+ */
+export function readQueryRadius(v: unknown, source: string, args: Float64Array): void {
+  if (typeof v !== 'number' || !(v >= 0) || v === Infinity) readRadius(v, source, -1, 'radius');
+  args[QI_RADIUS] = v as number;
 }
 
-/** Reads half extents (finite, >= 0) into `QI[QI_H..]`. */
-export function readHalfExtents(v: unknown, source: string): void {
+/** Reads half extents (finite, >= 0) into `args[QI_H..]`. */
+export function readHalfExtents(v: unknown, source: string, args: Float64Array): void {
   readNumbers(v, 3, tmp, HALF, source);
-  QI[QI_H] = tmp[0];
-  QI[QI_H + 1] = tmp[1];
-  QI[QI_H + 2] = tmp[2];
+  args[QI_H] = tmp[0];
+  args[QI_H + 1] = tmp[1];
+  args[QI_H + 2] = tmp[2];
 }
 
-/** Reads a rotation (undefined: identity; else finite, not all zero) and writes it normalised to `QI[QI_Q..]`. */
-export function readQueryRotation(v: unknown, source: string): void {
+/** Reads a rotation (undefined: identity; else finite, not all zero) and writes it normalised to `args[QI_Q..]`. */
+export function readQueryRotation(v: unknown, source: string, args: Float64Array): void {
   if (v === undefined) {
-    QI[QI_Q] = QI[QI_Q + 1] = QI[QI_Q + 2] = 0;
-    QI[QI_Q + 3] = 1;
+    args[QI_Q] = args[QI_Q + 1] = args[QI_Q + 2] = 0;
+    args[QI_Q + 3] = 1;
     return;
   }
   readNumbers(v, 4, tmp, ROTATION, source);
@@ -136,39 +135,46 @@ export function readQueryRotation(v: unknown, source: string): void {
   const m = Math.max(Math.abs(tmp[0]), Math.abs(tmp[1]), Math.abs(tmp[2]), Math.abs(tmp[3]));
   const x = tmp[0] / m, y = tmp[1] / m, z = tmp[2] / m, w = tmp[3] / m;
   const inv = 1 / Math.sqrt(x * x + y * y + z * z + w * w);
-  QI[QI_Q] = x * inv;
-  QI[QI_Q + 1] = y * inv;
-  QI[QI_Q + 2] = z * inv;
-  QI[QI_Q + 3] = w * inv;
+  args[QI_Q] = x * inv;
+  args[QI_Q + 1] = y * inv;
+  args[QI_Q + 2] = z * inv;
+  args[QI_Q + 3] = w * inv;
 }
 
-/** Reads an optional filter into `QF` (defaults: every group and mask bit, no exclusion, no sensors). */
-export function readFilter(f: unknown, source: string): void {
-  QF[QF_GROUP] = 0xffffffff;
-  QF[QF_MASK] = 0xffffffff;
-  QF[QF_EXCLUDE] = 0;
-  QF[QF_SENSORS] = 0;
+/** Whether `v` is 32 bits as `readBits` accepts them (an integer in -2^31 .. 2^32 - 1). */
+function isBits(v: unknown): boolean {
+  return typeof v === 'number' && Number.isInteger(v) && v >= -0x80000000 && v <= 0xffffffff;
+}
+
+/** Reads an optional filter into `filter` (`QF_*` slots; defaults: every group and mask bit, no exclusion, no sensors). */
+export function readFilter(f: unknown, source: string, filter: Float64Array): void {
+  filter[QF_GROUP] = 0xffffffff;
+  filter[QF_MASK] = 0xffffffff;
+  filter[QF_EXCLUDE] = 0;
+  filter[QF_SENSORS] = 0;
   if (f === undefined) return;
   if (f === null || typeof f !== 'object') fail('filter', `must be an object {group?, mask?, exclude?, sensors?}, got ${describe(f)}`, source);
   const o = f as { group?: unknown; mask?: unknown; exclude?: unknown; sensors?: unknown };
-  // The checked value is stored inline: a uint32 above 2^31 returned by a call would be boxed.
-  if (o.group !== undefined) {
-    readBits(o.group, source, -1, 'filter.group');
-    QF[QF_GROUP] = (o.group as number) >>> 0;
+  // Checked and stored here (`readBits` only words the error): its uint32 result, above 2^31 for
+  // the default mask, would be boxed when the call is not inlined.
+  const g = o.group, m = o.mask;
+  if (g !== undefined) {
+    if (!isBits(g)) readBits(g, source, -1, 'filter.group');
+    filter[QF_GROUP] = (g as number) >>> 0;
   }
-  if (o.mask !== undefined) {
-    readBits(o.mask, source, -1, 'filter.mask');
-    QF[QF_MASK] = (o.mask as number) >>> 0;
+  if (m !== undefined) {
+    if (!isBits(m)) readBits(m, source, -1, 'filter.mask');
+    filter[QF_MASK] = (m as number) >>> 0;
   }
   const e = o.exclude;
   if (e !== undefined) {
     if (typeof e !== 'number' || !Number.isInteger(e) || e < 0 || e > 0xffffffff) fail('filter.exclude', `must be an entity id (an integer >= 0), got ${describe(e)}`, source);
-    QF[QF_EXCLUDE] = e + 1;
+    filter[QF_EXCLUDE] = e + 1;
   }
   const s = o.sensors;
   if (s !== undefined) {
     if (typeof s !== 'boolean') fail('filter.sensors', `must be true or false, got ${describe(s)}`, source);
-    QF[QF_SENSORS] = s ? 1 : 0;
+    filter[QF_SENSORS] = s ? 1 : 0;
   }
 }
 

@@ -16,17 +16,21 @@
  * @module
  */
 import * as denseModule from '../grid/dense.js';
-import { gridBuild, gridClear, gridInsert, gridSetCellSize } from '../grid/grid.js';
-import { boxBounds, sphereBounds, sphereBoundsAt } from '../physics/bodyReads.js';
+import * as gridModule from '../grid/grid.js';
+import * as bodies from '../physics/bodyReads.js';
 import * as internals from '../physics/internal.js';
 import type { PhysicsInternal } from '../physics/internal.js';
 import { BodyFlags, type Physics } from '../physics/physicsTypes.js';
-import { createQueryState, type QueryState } from './queryState.js';
+import * as queryStateModule from './queryState.js';
+import type { QueryState } from './queryState.js';
 
 const { SPHERE, BOX, MOVING } = BodyFlags;
-// Imported bindings copied once (a module interop may read an import through a getter per use).
+// Imported bindings read once into module constants: see docs/internals.md (imports on hot paths).
 const { internalsOf } = internals;
 const { denseBuild, denseClear, denseReserve, DG_SIDE } = denseModule;
+const { gridBuild, gridClear, gridInsert, gridSetCellSize } = gridModule;
+const { boxBounds, sphereBounds, sphereBoundsAt } = bodies;
+const { createQueryState } = queryStateModule;
 
 /** Builds the dense grid of every body at its current pose; returns whether it is usable. */
 function buildDense(physics: Physics, internal: PhysicsInternal, s: QueryState): boolean {
@@ -93,19 +97,31 @@ function rebuild(physics: Physics, internal: PhysicsInternal, s: QueryState): vo
   internal.queryDirty = false;
 }
 
-/** The query state of `physics`, its grid brought up to date (rebuilt only after a change). */
-export function queryState(physics: Physics): QueryState {
+/** The query state of `physics` (created by its first query), its grids as they are. */
+export function queryStateOf(physics: Physics): QueryState {
   const internal = internalsOf(physics);
   let s = internal.queries;
   if (s === undefined) {
     s = createQueryState();
     internal.queries = s;
   }
-  if (!s.built || internal.queryDirty || s.builtTick !== physics.tick) rebuild(physics, internal, s);
   return s;
 }
 
-/** Starts a new query for the per-entity stamps; returns its stamp. */
+/** Brings the grids of `s`, the query state of `physics`, up to date (rebuilt only after a change). */
+export function updateQueryGrid(physics: Physics, s: QueryState): void {
+  const internal = internalsOf(physics);
+  if (!s.built || internal.queryDirty || s.builtTick !== physics.tick) rebuild(physics, internal, s);
+}
+
+/** The query state of `physics`, its grids brought up to date. */
+export function queryState(physics: Physics): QueryState {
+  const s = queryStateOf(physics);
+  updateQueryGrid(physics, s);
+  return s;
+}
+
+/** Starts a new query for the per-entity stamps; returns its stamp (also in `s.stampValue`). */
 export function nextStamp(s: QueryState): number {
   if (s.stampValue >= 0xfffffff0) {
     s.stamp.fill(0);

@@ -1,16 +1,40 @@
 /**
- * The data of the world queries' per-instance state (see state.ts for when it is built): a dense
- * grid of every body at its current pose, or (when that grid would serve poorly) a hashed grid of
- * the bodies the step's static grid does not hold, per-entity stamps, traversal and scratch shapes. Kept apart from
- * state.ts so that the internal state of src/world can hold it without importing the queries.
- * World frame, length units.
+ * The state type of the world queries and its `create` function: what one physics instance's
+ * queries keep (`internalsOf(physics).queries`, created by the first query, see queryGrid.ts) — the
+ * grids of bodies at their current pose, per-entity stamps, scratch shapes and hits — and the typed
+ * slots one query passes between its stages: its arguments and filter (read by queryArgs.ts), its
+ * mode, its best hit (candidate.ts → cast.ts). The slot layouts are defined here, beside the arrays
+ * that hold them. World frame, length units.
  * @module
  */
-import { denseCreate, type DenseGrid } from '../grid/dense.js';
-import { gridCreate, type Grid } from '../grid/grid.js';
-import { queryOutCreate, type QueryOut } from '../grid/query.js';
-import { traverseCreate } from '../grid/traverse.js';
-import { ScratchBox, ScratchCast, ScratchSphere, ScratchVec3 } from '../geometry/scratch.js';
+import * as denseModule from '../grid/dense.js';
+import type { DenseGrid } from '../grid/dense.js';
+import * as gridModule from '../grid/grid.js';
+import type { Grid } from '../grid/grid.js';
+import * as query from '../grid/query.js';
+import type { QueryOut } from '../grid/query.js';
+import * as traverse from '../grid/traverse.js';
+import * as scratch from '../geometry/scratch.js';
+import type { ScratchBox, ScratchCast, ScratchSphere, ScratchVec3 } from '../geometry/scratch.js';
+
+// Imported bindings read once into module constants: see docs/internals.md (imports on hot paths).
+const { denseCreate } = denseModule;
+const { gridCreate } = gridModule;
+const { queryOutCreate } = query;
+const { traverseCreate } = traverse;
+const { ScratchBox: Box, ScratchCast: Cast, ScratchSphere: Sphere, ScratchVec3: Vec3 } = scratch;
+
+/**
+ * Slots of `QueryState.args` (the query's arguments, checked): origin or centre (0–2), unit
+ * direction (3–5), max distance, radius, half extents (8–10), unit rotation (11–14).
+ */
+export const QI_O = 0, QI_D = 3, QI_DIST = 6, QI_RADIUS = 7, QI_H = 8, QI_Q = 11;
+/** Number of slots of `QueryState.args`. */
+export const QI_SLOTS = 15;
+/** Slots of `QueryState.filter`: group, mask, excluded entity + 1 (0: none), sensors (1 or 0). */
+export const QF_GROUP = 0, QF_MASK = 1, QF_EXCLUDE = 2, QF_SENSORS = 3;
+/** Slots of `QueryState.best`: distance (Infinity: no hit yet), normal (1–3), point (4–6). */
+export const BH_DIST = 0, BH_N = 1, BH_P = 4;
 
 /** Scratch hits of one query before they are sorted into the caller's list. */
 export interface HitScratch {
@@ -41,17 +65,37 @@ export interface QueryState {
   builtTick: number;
   /** Per entity: the query that last examined it (dedupes cells, buckets and grids). */
   stamp: Uint32Array;
+  /** The current query's stamp. */
   stampValue: number;
+  /** The current query's arguments (`QI_*` slots), written by queryArgs.ts. */
+  args: Float64Array;
+  /** The current query's filter (`QF_*` slots), written by queryArgs.ts. */
+  filter: Float64Array;
+  /** Whether the current cast keeps every hit (in `hits`) rather than the closest (in `best`). */
+  every: boolean;
+  /** The instance's body flags, read once per cast (the array is replaced when it grows). */
+  flags: Uint8Array;
+  /** The closest hit so far of the current cast (`BH_*` slots). */
+  best: Float64Array;
+  /** The entity of the closest hit so far (valid when `best[BH_DIST]` is finite). */
+  bestEntity: Uint32Array;
   /** Traversal state (see src/grid/traverse.ts). */
   walk: Float64Array;
   /** Candidates of an overlap query. */
   candidates: QueryOut;
+  /** Every hit of the current cast (`every`), unsorted. */
   hits: HitScratch;
+  /** A sphere body (casts), or the query's sphere (overlapSphere). */
   sphere: ScratchSphere;
+  /** The cast's sphere (radius 0 for a ray), set once per cast; overlaps load sphere bodies into it. */
   ray: ScratchSphere;
+  /** A box body. */
   box: ScratchBox;
+  /** The query's box (overlapBox). */
   queryBox: ScratchBox;
+  /** The cast's motion (unit direction · maxDistance), set once per cast. */
   motion: ScratchVec3;
+  /** The result of one exact cast. */
   cast: ScratchCast;
 }
 
@@ -68,15 +112,21 @@ export function createQueryState(): QueryState {
     builtTick: 0,
     stamp: new Uint32Array(64),
     stampValue: 0,
+    args: new Float64Array(QI_SLOTS),
+    filter: new Float64Array(4),
+    every: false,
+    flags: new Uint8Array(0),
+    best: new Float64Array(7),
+    bestEntity: new Uint32Array(1),
     walk: traverseCreate(),
     candidates: queryOutCreate(),
     hits: { count: 0, entity: new Uint32Array(16), data: new Float64Array(16 * 7), order: new Int32Array(16) },
     // Scratch shapes whose fields are doubles from the start: writing a double then never boxes.
-    sphere: new ScratchSphere(),
-    ray: new ScratchSphere(),
-    box: new ScratchBox(),
-    queryBox: new ScratchBox(),
-    motion: new ScratchVec3(),
-    cast: new ScratchCast(),
+    sphere: new Sphere(),
+    ray: new Sphere(),
+    box: new Box(),
+    queryBox: new Box(),
+    motion: new Vec3(),
+    cast: new Cast(),
   };
 }
