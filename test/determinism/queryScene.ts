@@ -1,8 +1,8 @@
 /**
  * The query scene of the cross-engine tests: a fixed set of seeded ray, sphere-cast and overlap
  * queries on the pinned arena (PINNED[1]) at ticks 0, 100, 200 and 300, every result mixed into a
- * test-side FNV-1a hash. The same scene and value as test/queries/queries.determinism.test.ts
- * (PINNED_QUERY_HASH there): kept equal here so that it also runs in the other engines.
+ * test-side FNV-1a hash. test/queries/queries.determinism.test.ts pins it in Node and runs the same
+ * queries interleaved with the pinned scenes; the cross-engine tests run it in the other engines.
  */
 import {
   castRay, castRayAll, castSphere, castSphereAll, createEntityList, createHitList, overlapBox, overlapSphere,
@@ -18,7 +18,7 @@ export const QUERY_SCENE = 'queries: 1,200 seeded queries on the sphere–sphere
 export const PINNED_QUERY_HASH = '599ce056';
 
 /** FNV-1a over 32-bit words (test-side: independent of the library's hash). */
-class Hash {
+export class Hash {
   h = 0x811c9dc5;
   private words = new Float64Array(1);
   private bits = new Uint32Array(this.words.buffer);
@@ -36,14 +36,14 @@ class Hash {
 }
 
 /** The query outputs, shared by all the scene's queries (a miss leaves `hit` as it was: that is hashed too). */
-interface Outputs {
+export interface Outputs {
   hit: QueryHit;
   hits: ReturnType<typeof createHitList>;
   ents: ReturnType<typeof createEntityList>;
 }
 
 /** Runs `count` queries from seeded inputs over an arena of side `size`, mixing every result into `hash`. */
-function runQueries(physics: Physics, size: number, seed: number, count: number, hash: Hash, { hit, hits, ents }: Outputs): void {
+export function runQueries(physics: Physics, size: number, seed: number, count: number, hash: Hash, { hit, hits, ents }: Outputs): void {
   const rng = createRng(seed);
   const at = () => [rng.range(0, size), rng.range(0, size), rng.range(0, size)] as [number, number, number];
   const dir = () => [rng.range(-1, 1), rng.range(-1, 1), rng.range(-1, 1)] as [number, number, number];
@@ -78,17 +78,22 @@ function runQueries(physics: Physics, size: number, seed: number, count: number,
   }
 }
 
+/** Fresh query outputs. */
+export function createOutputs(): Outputs {
+  return {
+    hit: { entity: 0, distance: 0, normal: { x: 0, y: 0, z: 0 }, point: { x: 0, y: 0, z: 0 } },
+    hits: createHitList(),
+    ents: createEntityList(),
+  };
+}
+
 /** The query scene's hits hash (8 hex digits). */
 export function queryHitsHash(): string {
   const p = PINNED[1];
   const run = arenaInOrder(p.scene);
   const hash = new Hash();
   const size = 4 * cubeRoot(p.scene.spheres);
-  const outputs: Outputs = {
-    hit: { entity: 0, distance: 0, normal: { x: 0, y: 0, z: 0 }, point: { x: 0, y: 0, z: 0 } },
-    hits: createHitList(),
-    ents: createEntityList(),
-  };
+  const outputs = createOutputs();
   for (let t = 0; t <= 300; t++) {
     if (t % 100 === 0) runQueries(run.physics, size, 7 + t, 300, hash, outputs);
     run.tick();
