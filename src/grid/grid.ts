@@ -81,6 +81,10 @@ export interface Grid {
    * (bucket entries and scanned items).
    */
   work: Float64Array;
+  /** Build scratch, one per bucket: the last item written to it (an item whose cells share a bucket is stored there once). */
+  lastItem: Int32Array;
+  /** Scratch of the convenience forms `gridAdd` / `gridQuery`: their six bounds numbers. */
+  args: Float64Array;
 }
 
 /** Slot of `Grid.work`: buckets looked up. */
@@ -112,6 +116,8 @@ export function gridCreate(cellSize: number, capacity = 64): Grid {
     stamp: new Uint32Array(n),
     stampValue: 0,
     work: new Float64Array(2),
+    lastItem: new Int32Array(16),
+    args: new Float64Array(6),
   };
   gridSetCellSize(grid, cellSize);
   return grid;
@@ -197,17 +203,16 @@ function ordered(grid: Grid, i: number): boolean {
   return b[o] <= b[o + 3] && b[o + 1] <= b[o + 4] && b[o + 2] <= b[o + 5];
 }
 
-/** Scratch for the number-argument convenience wrappers. */
-export const argBounds = new Float64Array(6);
-
-/** Writes six numbers to `argBounds` (for the convenience forms, which box numbers anyway). */
-export function setArgBounds(minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number): void {
-  argBounds[0] = minX;
-  argBounds[1] = minY;
-  argBounds[2] = minZ;
-  argBounds[3] = maxX;
-  argBounds[4] = maxY;
-  argBounds[5] = maxZ;
+/** Writes six numbers to `grid.args` and returns it (the convenience forms' bounds). */
+export function argsOf(grid: Grid, minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number): Float64Array {
+  const a = grid.args;
+  a[0] = minX;
+  a[1] = minY;
+  a[2] = minZ;
+  a[3] = maxX;
+  a[4] = maxY;
+  a[5] = maxZ;
+  return a;
 }
 
 /**
@@ -218,8 +223,7 @@ export function gridAdd(
   grid: Grid, id: number,
   minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number,
 ): void {
-  setArgBounds(minX, minY, minZ, maxX, maxY, maxZ);
-  gridInsertSlice(grid, id, argBounds, 0, WHOLE_TICK);
+  gridInsertSlice(grid, id, argsOf(grid, minX, minY, minZ, maxX, maxY, maxZ), 0, WHOLE_TICK);
 }
 
 /**
@@ -305,7 +309,7 @@ function bucketItem(grid: Grid, i: number, fill: boolean): void {
   const x1 = itemRange[3], y1 = itemRange[4], z1 = itemRange[5];
   const mask = grid.tableMask;
   const start = grid.cellStart;
-  const last = lastItem;
+  const last = grid.lastItem;
   for (let x = x0; x <= x1; x++) {
     for (let y = y0; y <= y1; y++) {
       for (let z = z0; z <= z1; z++) {
@@ -322,27 +326,21 @@ function bucketItem(grid: Grid, i: number, fill: boolean): void {
   }
 }
 
-/**
- * Build scratch shared by every grid (builds never interleave): the last item written to each
- * bucket, so that an item whose cells share a bucket is stored there once.
- */
-let lastItem = new Int32Array(16);
-
 /** Buckets the items added since `gridClear` (counting sort into the CSR table). */
 export function gridBuild(grid: Grid): void {
   let size = 16;
   while (size < grid.entries) size *= 2;
   if (grid.cellStart.length < size + 1) grid.cellStart = new Int32Array(size + 1);
   if (grid.cellItems.length < grid.entries) grid.cellItems = new Int32Array(Math.max(grid.entries, grid.cellItems.length * 2));
-  if (lastItem.length < size) lastItem = new Int32Array(size);
+  if (grid.lastItem.length < size) grid.lastItem = new Int32Array(size);
   grid.tableMask = size - 1;
   const start = grid.cellStart;
   start.fill(0, 0, size + 1);
-  lastItem.fill(-1, 0, size);
+  grid.lastItem.fill(-1, 0, size);
   countItems(grid, grid.count);
   // Prefix sums give each bucket's end; the fill pass decrements to its start.
   start[size] = prefixSums(start, size);
-  lastItem.fill(-1, 0, size);
+  grid.lastItem.fill(-1, 0, size);
   fillItems(grid, grid.count);
   sortByLevel(grid);
   measureExtent(grid, grid.count);

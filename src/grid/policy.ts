@@ -41,6 +41,13 @@ export const MARGIN_QUANTILE = 0.99;
 export const MARGIN_SLACK = 1.25;
 
 export interface SizeStats {
+  /**
+   * Slot 0: the extent the next `sizeStatsAdd` / `sizeStatsAddFast` files (length units), written by
+   * the caller (a typed slot, not an argument, so that V8 never boxes it).
+   */
+  input: Float64Array;
+  /** `input`'s bytes as words, for the bucket: little-endian, word 1 holds sign and exponent. */
+  inputBits: Uint32Array;
   count: Uint32Array;
   /** Of `count`, the fast movers (left out of the margin's share). */
   fast: Uint32Array;
@@ -50,7 +57,11 @@ export interface SizeStats {
 }
 
 export function sizeStatsCreate(): SizeStats {
-  return { count: new Uint32Array(BUCKETS), fast: new Uint32Array(BUCKETS), max: new Float64Array(BUCKETS), total: 0 };
+  const input = new Float64Array(1);
+  return {
+    input, inputBits: new Uint32Array(input.buffer),
+    count: new Uint32Array(BUCKETS), fast: new Uint32Array(BUCKETS), max: new Float64Array(BUCKETS), total: 0,
+  };
 }
 
 export function sizeStatsClear(s: SizeStats): void {
@@ -60,30 +71,26 @@ export function sizeStatsClear(s: SizeStats): void {
   s.total = 0;
 }
 
-/** The extent to add goes through `sizeIn[0]` (a double passed as an argument would be boxed). */
-export const sizeIn = new Float64Array(1);
-const sizeBits = new Uint32Array(sizeIn.buffer);
-
-/** The bucket of the extent in `sizeIn[0]` (>= 0). Little-endian: word 1 holds sign and exponent. */
-function bucketOfBits(): number {
-  const b = (sizeBits[1] >>> 18) - 4 * LOW_EXPONENT;
+/** The bucket (>= 0) of the float64 whose words are `bits[0 .. 2]` (word 1: sign and exponent). */
+function bucketOfBits(bits: Uint32Array): number {
+  const b = (bits[1] >>> 18) - 4 * LOW_EXPONENT;
   return b < 0 ? 0 : b >= BUCKETS ? BUCKETS - 1 : b;
 }
 
-/** Adds the extent in `sizeIn[0]` (ignored unless finite and >= 0). Per body per tick: keep it lean. */
+/** Adds the extent in `s.input[0]` (ignored unless finite and >= 0). Per body per tick: keep it lean. */
 export function sizeStatsAdd(s: SizeStats): void {
-  const e = sizeIn[0];
+  const e = s.input[0];
   if (!(e >= 0 && e < Infinity)) return;
-  const b = bucketOfBits();
+  const b = bucketOfBits(s.inputBits);
   s.count[b]++;
   if (e > s.max[b]) s.max[b] = e;
 }
 
-/** Adds the extent in `sizeIn[0]` as {@link sizeStatsAdd} does, for a fast mover (see the module notes). */
+/** Adds the extent in `s.input[0]` as {@link sizeStatsAdd} does, for a fast mover (see the module notes). */
 export function sizeStatsAddFast(s: SizeStats): void {
-  const e = sizeIn[0];
+  const e = s.input[0];
   if (!(e >= 0 && e < Infinity)) return;
-  const b = bucketOfBits();
+  const b = bucketOfBits(s.inputBits);
   s.count[b]++;
   s.fast[b]++;
   if (e > s.max[b]) s.max[b] = e;
@@ -126,10 +133,14 @@ export function sizeStatsBuckets(s: SizeStats, out: Int32Array): void {
   }
 }
 
+/** Scratch of {@link bucketOf} (per call): the extent and its words. */
+const extent = new Float64Array(1);
+const extentBits = new Uint32Array(extent.buffer);
+
 /** The bucket of extent `e` (> 0, finite), as `sizeStatsAdd` files it. */
 export function bucketOf(e: number): number {
-  sizeIn[0] = e;
-  return bucketOfBits();
+  extent[0] = e;
+  return bucketOfBits(extentBits);
 }
 
 /** The cell side for median bucket `median`: `CELL_PER_EXTENT` × the largest extent in it. */
