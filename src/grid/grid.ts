@@ -167,7 +167,7 @@ const itemRange = new Float64Array(6);
 /**
  * Writes to `itemRange` the cells that item slot `i`'s bounds, grown by the margin, cover on
  * `level`, and returns how many (Infinity when a coordinate reaches ±CELL_LIMIT). Reads the bounds
- * from the grid so that no double is passed as an argument (no boxing when not inlined).
+ * from the grid (no double argument).
  */
 function itemCells(grid: Grid, i: number, level: number): number {
   const inv = grid.levelInv[level];
@@ -267,9 +267,8 @@ export function gridInsertSlice(grid: Grid, id: number, src: ArrayLike<number>, 
 
 /**
  * Lists the item slots level by level (a counting sort by level), for the queries that scan a level.
- * Each loop of a build is a function of its own that returns right after it: a loop optimised on
- * stack replacement during a first large build would otherwise deoptimise at the code after it, at
- * every later build (V8 keeps such code; measured: every tick's build deoptimised).
+ * Each loop of a build is a function of its own that returns right after it (code after a loop
+ * optimised on stack replacement deoptimised at every build: docs/internals.md).
  */
 function sortByLevel(grid: Grid): void {
   const n = grid.count;

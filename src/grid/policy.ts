@@ -10,7 +10,7 @@
  * extents (bad bodies with validation off) are left out, so they cannot steer the grid that valid
  * bodies use.
  *
- * Policy (deterministic: a function of the histogram and the current cell side only; the world
+ * Policy (deterministic: a function of the histogram and the current cell side only; the step
  * applies it, see `updatePolicy` in src/step/findPairs.ts):
  * - cell side = `CELL_PER_EXTENT` × the largest extent of the median's bucket, re-chosen when the
  *   median bucket moves more than `DRIFT_BUCKETS` (a factor `DRIFT`) from the current cell's, so
@@ -18,7 +18,7 @@
  * - static margin = `MARGIN_SLACK` × half the largest extent among the smallest `MARGIN_QUANTILE`
  *   of the bodies (the outliers above it take multi-cell queries), at most one cell; re-chosen when
  *   that share reaches a higher bucket or falls `DRIFT_BUCKETS` below. Fast movers (added with
- *   `sizeStatsAddFast`: bodies whose motion the world splits into time slices) count toward the
+ *   `sizeStatsAddFast`: bodies whose motion the step splits into time slices) count toward the
  *   median but not toward the margin's share: their slices query the static grid on their own, and
  *   a few percent of bullets would otherwise grow every static box by a whole cell.
  * @module
@@ -43,7 +43,7 @@ export const MARGIN_SLACK = 1.25;
 export interface SizeStats {
   /**
    * Slot 0: the extent the next `sizeStatsAdd` / `sizeStatsAddFast` files (length units), written by
-   * the caller (a typed slot, not an argument, so that V8 never boxes it).
+   * the caller (a typed slot, not a double argument: docs/internals.md).
    */
   input: Float64Array;
   /** `input`'s bytes as words, for the bucket: little-endian, word 1 holds sign and exponent. */
@@ -106,8 +106,7 @@ export const DRIFT_BUCKETS = 4;
  * Writes to `out` the bucket holding the median extent (`B_MEDIAN`) and the bucket where the
  * `MARGIN_QUANTILE` share of the extents is reached (`B_COVER`), or −1 for an empty histogram. The
  * share counts the extents that are not fast movers (all of them when every one is). Integer
- * arithmetic only: the world runs it every tick, and a double produced by code that V8 has not
- * optimised is allocated on the heap.
+ * arithmetic only (run every tick: no heap number is made, see docs/internals.md).
  */
 export function sizeStatsBuckets(s: SizeStats, out: Int32Array): void {
   out[B_MEDIAN] = -1;

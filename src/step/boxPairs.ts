@@ -1,6 +1,6 @@
 /**
  * Box–box candidate pairs of the broadphase: a moving box's candidates (found by its own sliced
- * query of both grids, see `broadphase.ts`) become pairs (a, b) with `a` the lower entity id, into
+ * query of both grids, see `findPairs.ts`) become pairs (a, b) with `a` the lower entity id, into
  * `internal.boxPairs`; at the end of the tick they are sorted and merged into `internal.pairs`, so
  * that the whole candidate list stays sorted by (a, b). Static–static pairs are never listed (only
  * moving boxes query); a pair of two moving boxes is listed by the lower id. Filters as for spheres

@@ -63,9 +63,8 @@ function motionError(physics: Physics, eid: number): never {
  * for a body that fails it and for moving boxes. Adds each sphere's and moving box's extent to the
  * size statistics. Returns, packed in one small integer (see `SCAN_*`): the body count, whether some
  * sphere may collide with another sphere (the OR of sphere groups meets the OR of sphere masks),
- * whether a moving box is present. Nothing but the return follows the loop: the loop is usually
- * optimised on stack replacement during its first run, and code after it without type feedback
- * would then deoptimise at every tick (measured: `work` stores there did).
+ * whether a moving box is present. Nothing but the return follows the loop (code after a loop
+ * optimised on stack replacement deoptimised every tick: docs/internals.md).
  */
 function scanBodies(physics: Physics): number {
   const { flags, maxEid, sizes, cellSize: cell } = internalsOf(physics);
@@ -120,8 +119,7 @@ const SCAN_BODIES = 4;
 
 /**
  * Applies the cell size and margin policy (src/grid/policy.ts). A steady tick compares bucket
- * indices only (integers: no heap number is made even before V8 optimises this once-per-tick code);
- * a tick that re-buckets the static boxes anyway (bodies added or removed, a snapshot restored, a
+ * indices only (integers: no heap number is made in this once-per-tick code); a tick that re-buckets the static boxes anyway (bodies added or removed, a snapshot restored, a
  * static box changed) re-reads the current cell side, so the choice depends on the state alone.
  */
 function updatePolicy(physics: Physics): void {
@@ -152,8 +150,8 @@ function updatePolicy(physics: Physics): void {
 }
 
 /**
- * Loads body `eid` into `b` (a slice body, see src/grid/slices.ts): centre, padded half sizes (as `bodies.ts` pads bounds), motion over
- * the tick (0 unless moving, with continuous contacts on or some body with Response: the response
+ * Loads body `eid` into `b` (a slice body, see src/grid/slices.ts): centre, padded half sizes (as
+ * `bodyReads.ts` pads bounds), motion over the tick (0 unless moving, with continuous contacts on or some body with Response: the response
  * always sweeps and finds its kinematic and dynamic partners here), and the slice length: one cell,
  * or the body's own size when larger (a slice shorter than the body would only repeat it). Spheres
  * read their fields; boxes go through their unswept world bounds.
@@ -259,11 +257,9 @@ function querySliced(physics: Physics, eid: number, f: number, hasDynamic: boole
 
 /**
  * Every sphere's queries. The common case (a motion no longer than a cell: one slice) is inline:
- * the swept bounds as `sweptSphereBounds` (bodies.ts) writes them, one lookup per grid (with only
+ * the swept bounds as `sweptSphereBounds` (bodyReads.ts) writes them, one lookup per grid (with only
  * static boxes to meet, the static grid's single cell is looked up here); longer motions go slice
- * by slice. Returns the number of queries. Both copies are kept inline on measurement: calling
- * `sweptSphereBounds` from this loop cost 1.08x the broadphase at 10,000 spheres side by side, and
- * a shared single-cell lookup (`query.ts`) 1.01–1.05x.
+ * by slice. Returns the number of queries.
  */
 function querySpheres(physics: Physics): number {
   const internal = internalsOf(physics);
@@ -293,6 +289,7 @@ function querySpheres(physics: Physics): number {
       queries = work[WORK_QUERIES];
       continue;
     }
+    // `sweptSphereBounds` inline: calling it from this loop measured 1.08x the broadphase at 10,000 spheres.
     const pad = BOUNDS_PAD * (1 + Math.abs(x) + Math.abs(y) + Math.abs(z) + 3 * r + ax + ay + az);
     q[0] = x - r + (mx < 0 ? mx : 0) - pad;
     q[1] = y - r + (my < 0 ? my : 0) - pad;
@@ -300,8 +297,7 @@ function querySpheres(physics: Physics): number {
     q[3] = x + r + (mx > 0 ? mx : 0) + pad;
     q[4] = y + r + (my > 0 ? my : 0) + pad;
     q[5] = z + r + (mz > 0 ? mz : 0) + pad;
-    // The static grid's single-cell lookup of `querySingleCell` (src/grid/query.ts), inline:
-    // the same arithmetic, so the same cell and the same entries (measured: 3–8 % of the broadphase at 10,000 spheres).
+    // `querySingleCell` (src/grid/query.ts) inline, same arithmetic: calling it measured 1.01–1.05x (10,000 spheres).
     if (staticOnly) {
       const x0 = q[0], y0 = q[1], z0 = q[2], x1 = q[3], y1 = q[4], z1 = q[5];
       let u0 = (x0 + m) * inv, u1 = (x1 - m) * inv;
