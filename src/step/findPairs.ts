@@ -174,9 +174,7 @@ function loadBody(physics: Physics, eid: number, f: number, b: Float64Array): vo
     b[S_CX] = x;
     b[S_CX + 1] = y;
     b[S_CX + 2] = z;
-    b[S_HX] = h;
-    b[S_HX + 1] = h;
-    b[S_HX + 2] = h;
+    b[S_HX] = b[S_HX + 1] = b[S_HX + 2] = h;
     b[S_SIDE] = 2 * h > cell ? 2 * h : cell;
     return;
   }
