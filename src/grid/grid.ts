@@ -85,6 +85,10 @@ export interface Grid {
   lastItem: Int32Array;
   /** Scratch of the convenience forms `gridAdd` / `gridQuery`: their six bounds numbers. */
   args: Float64Array;
+  /** Scratch of a query: its bounds (minX, minY, minZ, maxX, maxY, maxZ). */
+  queryBounds: Float64Array;
+  /** Scratch: the cell range (x0, y0, z0, x1, y1, z1) of the item being bucketed or of a query on one level. */
+  cellRange: Float64Array;
 }
 
 /** Slot of `Grid.work`: buckets looked up. */
@@ -118,6 +122,8 @@ export function gridCreate(cellSize: number, capacity = 64): Grid {
     work: new Float64Array(2),
     lastItem: new Int32Array(16),
     args: new Float64Array(6),
+    queryBounds: new Float64Array(6),
+    cellRange: new Float64Array(6),
   };
   gridSetCellSize(grid, cellSize);
   return grid;
@@ -161,11 +167,8 @@ export function inflation(grid: Grid): number {
  */
 const COORD_SLACK = 2 ** -50;
 
-/** Scratch: item cell range on a level (x0, y0, z0, x1, y1, z1), written by `itemCells`. */
-const itemRange = new Float64Array(6);
-
 /**
- * Writes to `itemRange` the cells that item slot `i`'s bounds, grown by the margin, cover on
+ * Writes to `grid.cellRange` the cells that item slot `i`'s bounds, grown by the margin, cover on
  * `level`, and returns how many (Infinity when a coordinate reaches ±CELL_LIMIT). Reads the bounds
  * from the grid (no double argument).
  */
@@ -173,6 +176,7 @@ function itemCells(grid: Grid, i: number, level: number): number {
   const inv = grid.levelInv[level];
   const b = grid.bounds;
   const m = inflation(grid);
+  const range = grid.cellRange;
   let cells = 1;
   for (let a = 0; a < 3; a++) {
     const lo = b[6 * i + a];
@@ -180,8 +184,8 @@ function itemCells(grid: Grid, i: number, level: number): number {
     const c0 = Math.floor((lo - m - COORD_SLACK * Math.abs(lo)) * inv);
     const c1 = Math.floor((hi + m + COORD_SLACK * Math.abs(hi)) * inv);
     if (!(c0 > -CELL_LIMIT && c1 < CELL_LIMIT)) return Infinity;
-    itemRange[a] = c0;
-    itemRange[a + 3] = c1;
+    range[a] = c0;
+    range[a + 3] = c1;
     cells *= c1 - c0 + 1;
   }
   return cells;
@@ -304,8 +308,9 @@ function bucketItem(grid: Grid, i: number, fill: boolean): void {
   const level = grid.level[i];
   if (level === HUGE_LEVEL) return;
   itemCells(grid, i, level);
-  const x0 = itemRange[0], y0 = itemRange[1], z0 = itemRange[2];
-  const x1 = itemRange[3], y1 = itemRange[4], z1 = itemRange[5];
+  const range = grid.cellRange;
+  const x0 = range[0], y0 = range[1], z0 = range[2];
+  const x1 = range[3], y1 = range[4], z1 = range[5];
   const mask = grid.tableMask;
   const start = grid.cellStart;
   const last = grid.lastItem;

@@ -41,12 +41,10 @@ function nextStamp(grid: Grid): number {
   return ++grid.stampValue;
 }
 
-/** Scratch (per query): the query's bounds (minX, minY, minZ, maxX, maxY, maxZ). */
-const Q = new Float64Array(6);
-
-/** Whether item slot `i` overlaps the query: bounds `Q` (closed) and time slice `slice`. */
+/** Whether item slot `i` overlaps the query: bounds `grid.queryBounds` (closed) and time slice `slice`. */
 function overlapsQuery(grid: Grid, i: number, slice: number): boolean {
   const b = grid.bounds;
+  const Q = grid.queryBounds;
   const o = 6 * i;
   if (!(b[o] <= Q[3] && b[o + 3] >= Q[0] && b[o + 1] <= Q[4] && b[o + 4] >= Q[1] && b[o + 2] <= Q[5] && b[o + 5] >= Q[2])) return false;
   const t = grid.slice[i];
@@ -76,17 +74,16 @@ function scanLevel(grid: Grid, level: number, slice: number, out: QueryOut): voi
   }
 }
 
-/** Scratch: the query's cell range on the current level (x0, y0, z0, x1, y1, z1). */
-const range = new Float64Array(6);
-
 /**
  * Writes the query's cell range on `level`, shrunk by the margin on each axis (to its midpoint when
- * thinner than 2·margin), to `range`, and returns its cell count: Infinity when a coordinate is
- * NaN or reaches ±CELL_LIMIT.
+ * thinner than 2·margin), to `grid.cellRange`, and returns its cell count: Infinity when a
+ * coordinate is NaN or reaches ±CELL_LIMIT.
  */
 function shrunkRange(grid: Grid, level: number): number {
   const m = grid.margin;
   const inv = grid.levelInv[level];
+  const Q = grid.queryBounds;
+  const range = grid.cellRange;
   let cells = 1;
   for (let axis = 0; axis < 3; axis++) {
     const lo = Q[axis];
@@ -184,6 +181,7 @@ function queryLevel(grid: Grid, level: number, slice: number, out: QueryOut): vo
     scanLevel(grid, level, slice, out);
     return;
   }
+  const range = grid.cellRange;
   const x0 = range[0], y0 = range[1], z0 = range[2], x1 = range[3], y1 = range[4], z1 = range[5];
   const mask = grid.tableMask;
   if (cells === 1) {
@@ -236,7 +234,7 @@ export function gridQuerySlice(grid: Grid, out: QueryOut, src: ArrayLike<number>
   if (out.count + grid.count > out.ids.length) queryOutReserve(out, grid.count);
   if ((grid.levelMask & (1 << HUGE_LEVEL)) === 0 && outsideExtent(grid, src, o)) return;
   if (grid.levelMask === 1 && querySingleCell(grid, out, src, o, slice)) return;
-  for (let k = 0; k < 6; k++) Q[k] = src[o + k];
+  for (let k = 0; k < 6; k++) grid.queryBounds[k] = src[o + k];
   let levels = grid.levelMask;
   while (levels !== 0) {
     const level = 31 - Math.clz32(levels & -levels);
