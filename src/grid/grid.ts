@@ -81,13 +81,13 @@ export interface Grid {
    * (bucket entries and scanned items).
    */
   work: Float64Array;
-  /** Build scratch, one per bucket: the last item written to it (an item whose cells share a bucket is stored there once). */
+  /** Build scratch, per bucket: the last item written to it (an item is stored once per bucket). */
   lastItem: Int32Array;
   /** Scratch of the convenience forms `gridAdd` / `gridQuery`: their six bounds numbers. */
   args: Float64Array;
   /** Scratch of a query: its bounds (minX, minY, minZ, maxX, maxY, maxZ). */
   queryBounds: Float64Array;
-  /** Scratch: the cell range (x0, y0, z0, x1, y1, z1) of the item being bucketed or of a query on one level. */
+  /** Scratch: the cell range (x0, y0, z0, x1, y1, z1) of the item being bucketed or of a query's level. */
   cellRange: Float64Array;
 }
 
@@ -208,7 +208,9 @@ function ordered(grid: Grid, i: number): boolean {
 }
 
 /** Writes six numbers to `grid.args` and returns it (the convenience forms' bounds). */
-export function argsOf(grid: Grid, minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number): Float64Array {
+export function argsOf(
+  grid: Grid, minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number,
+): Float64Array {
   const a = grid.args;
   a[0] = minX;
   a[1] = minY;

@@ -41,7 +41,7 @@ function nextStamp(grid: Grid): number {
   return ++grid.stampValue;
 }
 
-/** Whether item slot `i` overlaps the query: bounds `grid.queryBounds` (closed) and time slice `slice`. */
+/** Whether item slot `i` overlaps the query: bounds `grid.queryBounds` (closed), time slice `slice`. */
 function overlapsQuery(grid: Grid, i: number, slice: number): boolean {
   const b = grid.bounds;
   const Q = grid.queryBounds;

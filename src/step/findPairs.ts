@@ -119,8 +119,9 @@ const SCAN_BODIES = 4;
 
 /**
  * Applies the cell size and margin policy (src/grid/policy.ts). A steady tick compares bucket
- * indices only (integers: no heap number is made in this once-per-tick code); a tick that re-buckets the static boxes anyway (bodies added or removed, a snapshot restored, a
- * static box changed) re-reads the current cell side, so the choice depends on the state alone.
+ * indices only (integers: no heap number is made in this once-per-tick code); a tick that
+ * re-buckets the static boxes anyway (bodies added or removed, a snapshot restored, a static box
+ * changed) re-reads the current cell side, so the choice depends on the state alone.
  */
 function updatePolicy(physics: Physics): void {
   const internal = internalsOf(physics);
@@ -151,10 +152,11 @@ function updatePolicy(physics: Physics): void {
 
 /**
  * Loads body `eid` into `b` (a slice body, see src/grid/slices.ts): centre, padded half sizes (as
- * `bodyReads.ts` pads bounds), motion over the tick (0 unless moving, with continuous contacts on or some body with Response: the response
- * always sweeps and finds its kinematic and dynamic partners here), and the slice length: one cell,
- * or the body's own size when larger (a slice shorter than the body would only repeat it). Spheres
- * read their fields; boxes go through their unswept world bounds.
+ * `bodyReads.ts` pads bounds), motion over the tick (0 unless moving, with continuous contacts on
+ * or some body with Response: the response always sweeps and finds its kinematic and dynamic
+ * partners here), and the slice length: one cell, or the body's own size when larger (a slice
+ * shorter than the body would only repeat it). Spheres read their fields; boxes go through their
+ * unswept world bounds.
  */
 function loadBody(physics: Physics, eid: number, f: number, b: Float64Array): void {
   const { Position: p, Velocity: v, Sphere: s } = physics.components;
