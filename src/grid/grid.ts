@@ -81,6 +81,14 @@ export interface Grid {
    * (bucket entries and scanned items).
    */
   work: Float64Array;
+  /** Build scratch, per bucket: the last item written to it (an item is stored once per bucket). */
+  lastItem: Int32Array;
+  /** Scratch of the convenience forms `gridAdd` / `gridQuery`: their six bounds numbers. */
+  args: Float64Array;
+  /** Scratch of a query: its bounds (minX, minY, minZ, maxX, maxY, maxZ). */
+  queryBounds: Float64Array;
+  /** Scratch: the cell range (x0, y0, z0, x1, y1, z1) of the item being bucketed or of a query's level. */
+  cellRange: Float64Array;
 }
 
 /** Slot of `Grid.work`: buckets looked up. */
@@ -112,6 +120,10 @@ export function gridCreate(cellSize: number, capacity = 64): Grid {
     stamp: new Uint32Array(n),
     stampValue: 0,
     work: new Float64Array(2),
+    lastItem: new Int32Array(16),
+    args: new Float64Array(6),
+    queryBounds: new Float64Array(6),
+    cellRange: new Float64Array(6),
   };
   gridSetCellSize(grid, cellSize);
   return grid;
@@ -155,18 +167,16 @@ export function inflation(grid: Grid): number {
  */
 const COORD_SLACK = 2 ** -50;
 
-/** Scratch: item cell range on a level (x0, y0, z0, x1, y1, z1), written by `itemCells`. */
-const itemRange = new Float64Array(6);
-
 /**
- * Writes to `itemRange` the cells that item slot `i`'s bounds, grown by the margin, cover on
+ * Writes to `grid.cellRange` the cells that item slot `i`'s bounds, grown by the margin, cover on
  * `level`, and returns how many (Infinity when a coordinate reaches ±CELL_LIMIT). Reads the bounds
- * from the grid so that no double is passed as an argument (no boxing when not inlined).
+ * from the grid (no double argument).
  */
 function itemCells(grid: Grid, i: number, level: number): number {
   const inv = grid.levelInv[level];
   const b = grid.bounds;
   const m = inflation(grid);
+  const range = grid.cellRange;
   let cells = 1;
   for (let a = 0; a < 3; a++) {
     const lo = b[6 * i + a];
@@ -174,8 +184,8 @@ function itemCells(grid: Grid, i: number, level: number): number {
     const c0 = Math.floor((lo - m - COORD_SLACK * Math.abs(lo)) * inv);
     const c1 = Math.floor((hi + m + COORD_SLACK * Math.abs(hi)) * inv);
     if (!(c0 > -CELL_LIMIT && c1 < CELL_LIMIT)) return Infinity;
-    itemRange[a] = c0;
-    itemRange[a + 3] = c1;
+    range[a] = c0;
+    range[a + 3] = c1;
     cells *= c1 - c0 + 1;
   }
   return cells;
@@ -197,17 +207,18 @@ function ordered(grid: Grid, i: number): boolean {
   return b[o] <= b[o + 3] && b[o + 1] <= b[o + 4] && b[o + 2] <= b[o + 5];
 }
 
-/** Scratch for the number-argument convenience wrappers. */
-export const argBounds = new Float64Array(6);
-
-/** Writes six numbers to `argBounds` (for the convenience forms, which box numbers anyway). */
-export function setArgBounds(minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number): void {
-  argBounds[0] = minX;
-  argBounds[1] = minY;
-  argBounds[2] = minZ;
-  argBounds[3] = maxX;
-  argBounds[4] = maxY;
-  argBounds[5] = maxZ;
+/** Writes six numbers to `grid.args` and returns it (the convenience forms' bounds). */
+export function argsOf(
+  grid: Grid, minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number,
+): Float64Array {
+  const a = grid.args;
+  a[0] = minX;
+  a[1] = minY;
+  a[2] = minZ;
+  a[3] = maxX;
+  a[4] = maxY;
+  a[5] = maxZ;
+  return a;
 }
 
 /**
@@ -218,8 +229,7 @@ export function gridAdd(
   grid: Grid, id: number,
   minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number,
 ): void {
-  setArgBounds(minX, minY, minZ, maxX, maxY, maxZ);
-  gridInsertSlice(grid, id, argBounds, 0, WHOLE_TICK);
+  gridInsertSlice(grid, id, argsOf(grid, minX, minY, minZ, maxX, maxY, maxZ), 0, WHOLE_TICK);
 }
 
 /**
@@ -263,9 +273,8 @@ export function gridInsertSlice(grid: Grid, id: number, src: ArrayLike<number>, 
 
 /**
  * Lists the item slots level by level (a counting sort by level), for the queries that scan a level.
- * Each loop of a build is a function of its own that returns right after it: a loop optimised on
- * stack replacement during a first large build would otherwise deoptimise at the code after it, at
- * every later build (V8 keeps such code; measured: every tick's build deoptimised).
+ * Each loop of a build is a function of its own that returns right after it (code after a loop
+ * optimised on stack replacement deoptimised at every build: docs/internals.md).
  */
 function sortByLevel(grid: Grid): void {
   const n = grid.count;
@@ -301,11 +310,12 @@ function bucketItem(grid: Grid, i: number, fill: boolean): void {
   const level = grid.level[i];
   if (level === HUGE_LEVEL) return;
   itemCells(grid, i, level);
-  const x0 = itemRange[0], y0 = itemRange[1], z0 = itemRange[2];
-  const x1 = itemRange[3], y1 = itemRange[4], z1 = itemRange[5];
+  const range = grid.cellRange;
+  const x0 = range[0], y0 = range[1], z0 = range[2];
+  const x1 = range[3], y1 = range[4], z1 = range[5];
   const mask = grid.tableMask;
   const start = grid.cellStart;
-  const last = lastItem;
+  const last = grid.lastItem;
   for (let x = x0; x <= x1; x++) {
     for (let y = y0; y <= y1; y++) {
       for (let z = z0; z <= z1; z++) {
@@ -322,27 +332,21 @@ function bucketItem(grid: Grid, i: number, fill: boolean): void {
   }
 }
 
-/**
- * Build scratch shared by every grid (builds never interleave): the last item written to each
- * bucket, so that an item whose cells share a bucket is stored there once.
- */
-let lastItem = new Int32Array(16);
-
 /** Buckets the items added since `gridClear` (counting sort into the CSR table). */
 export function gridBuild(grid: Grid): void {
   let size = 16;
   while (size < grid.entries) size *= 2;
   if (grid.cellStart.length < size + 1) grid.cellStart = new Int32Array(size + 1);
   if (grid.cellItems.length < grid.entries) grid.cellItems = new Int32Array(Math.max(grid.entries, grid.cellItems.length * 2));
-  if (lastItem.length < size) lastItem = new Int32Array(size);
+  if (grid.lastItem.length < size) grid.lastItem = new Int32Array(size);
   grid.tableMask = size - 1;
   const start = grid.cellStart;
   start.fill(0, 0, size + 1);
-  lastItem.fill(-1, 0, size);
+  grid.lastItem.fill(-1, 0, size);
   countItems(grid, grid.count);
   // Prefix sums give each bucket's end; the fill pass decrements to its start.
   start[size] = prefixSums(start, size);
-  lastItem.fill(-1, 0, size);
+  grid.lastItem.fill(-1, 0, size);
   fillItems(grid, grid.count);
   sortByLevel(grid);
   measureExtent(grid, grid.count);

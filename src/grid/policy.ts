@@ -10,7 +10,7 @@
  * extents (bad bodies with validation off) are left out, so they cannot steer the grid that valid
  * bodies use.
  *
- * Policy (deterministic: a function of the histogram and the current cell side only; the world
+ * Policy (deterministic: a function of the histogram and the current cell side only; the step
  * applies it, see `updatePolicy` in src/step/findPairs.ts):
  * - cell side = `CELL_PER_EXTENT` × the largest extent of the median's bucket, re-chosen when the
  *   median bucket moves more than `DRIFT_BUCKETS` (a factor `DRIFT`) from the current cell's, so
@@ -18,7 +18,7 @@
  * - static margin = `MARGIN_SLACK` × half the largest extent among the smallest `MARGIN_QUANTILE`
  *   of the bodies (the outliers above it take multi-cell queries), at most one cell; re-chosen when
  *   that share reaches a higher bucket or falls `DRIFT_BUCKETS` below. Fast movers (added with
- *   `sizeStatsAddFast`: bodies whose motion the world splits into time slices) count toward the
+ *   `sizeStatsAddFast`: bodies whose motion the step splits into time slices) count toward the
  *   median but not toward the margin's share: their slices query the static grid on their own, and
  *   a few percent of bullets would otherwise grow every static box by a whole cell.
  * @module
@@ -41,6 +41,13 @@ export const MARGIN_QUANTILE = 0.99;
 export const MARGIN_SLACK = 1.25;
 
 export interface SizeStats {
+  /**
+   * Slot 0: the extent the next `sizeStatsAdd` / `sizeStatsAddFast` files (length units), written by
+   * the caller (a typed slot, not a double argument: docs/internals.md).
+   */
+  input: Float64Array;
+  /** `input`'s bytes as words, for the bucket: little-endian, word 1 holds sign and exponent. */
+  inputBits: Uint32Array;
   count: Uint32Array;
   /** Of `count`, the fast movers (left out of the margin's share). */
   fast: Uint32Array;
@@ -50,7 +57,11 @@ export interface SizeStats {
 }
 
 export function sizeStatsCreate(): SizeStats {
-  return { count: new Uint32Array(BUCKETS), fast: new Uint32Array(BUCKETS), max: new Float64Array(BUCKETS), total: 0 };
+  const input = new Float64Array(1);
+  return {
+    input, inputBits: new Uint32Array(input.buffer),
+    count: new Uint32Array(BUCKETS), fast: new Uint32Array(BUCKETS), max: new Float64Array(BUCKETS), total: 0,
+  };
 }
 
 export function sizeStatsClear(s: SizeStats): void {
@@ -60,30 +71,26 @@ export function sizeStatsClear(s: SizeStats): void {
   s.total = 0;
 }
 
-/** The extent to add goes through `sizeIn[0]` (a double passed as an argument would be boxed). */
-export const sizeIn = new Float64Array(1);
-const sizeBits = new Uint32Array(sizeIn.buffer);
-
-/** The bucket of the extent in `sizeIn[0]` (>= 0). Little-endian: word 1 holds sign and exponent. */
-function bucketOfBits(): number {
-  const b = (sizeBits[1] >>> 18) - 4 * LOW_EXPONENT;
+/** The bucket (>= 0) of the float64 whose words are `bits[0 .. 2]` (word 1: sign and exponent). */
+function bucketOfBits(bits: Uint32Array): number {
+  const b = (bits[1] >>> 18) - 4 * LOW_EXPONENT;
   return b < 0 ? 0 : b >= BUCKETS ? BUCKETS - 1 : b;
 }
 
-/** Adds the extent in `sizeIn[0]` (ignored unless finite and >= 0). Per body per tick: keep it lean. */
+/** Adds the extent in `s.input[0]` (ignored unless finite and >= 0). Per body per tick: keep it lean. */
 export function sizeStatsAdd(s: SizeStats): void {
-  const e = sizeIn[0];
+  const e = s.input[0];
   if (!(e >= 0 && e < Infinity)) return;
-  const b = bucketOfBits();
+  const b = bucketOfBits(s.inputBits);
   s.count[b]++;
   if (e > s.max[b]) s.max[b] = e;
 }
 
-/** Adds the extent in `sizeIn[0]` as {@link sizeStatsAdd} does, for a fast mover (see the module notes). */
+/** Adds the extent in `s.input[0]` as {@link sizeStatsAdd} does, for a fast mover (see the module notes). */
 export function sizeStatsAddFast(s: SizeStats): void {
-  const e = sizeIn[0];
+  const e = s.input[0];
   if (!(e >= 0 && e < Infinity)) return;
-  const b = bucketOfBits();
+  const b = bucketOfBits(s.inputBits);
   s.count[b]++;
   s.fast[b]++;
   if (e > s.max[b]) s.max[b] = e;
@@ -99,8 +106,7 @@ export const DRIFT_BUCKETS = 4;
  * Writes to `out` the bucket holding the median extent (`B_MEDIAN`) and the bucket where the
  * `MARGIN_QUANTILE` share of the extents is reached (`B_COVER`), or −1 for an empty histogram. The
  * share counts the extents that are not fast movers (all of them when every one is). Integer
- * arithmetic only: the world runs it every tick, and a double produced by code that V8 has not
- * optimised is allocated on the heap.
+ * arithmetic only (run every tick: no heap number is made, see docs/internals.md).
  */
 export function sizeStatsBuckets(s: SizeStats, out: Int32Array): void {
   out[B_MEDIAN] = -1;
@@ -126,10 +132,14 @@ export function sizeStatsBuckets(s: SizeStats, out: Int32Array): void {
   }
 }
 
+/** Scratch of {@link bucketOf} (per call): the extent and its words. */
+const extent = new Float64Array(1);
+const extentBits = new Uint32Array(extent.buffer);
+
 /** The bucket of extent `e` (> 0, finite), as `sizeStatsAdd` files it. */
 export function bucketOf(e: number): number {
-  sizeIn[0] = e;
-  return bucketOfBits();
+  extent[0] = e;
+  return bucketOfBits(extentBits);
 }
 
 /** The cell side for median bucket `median`: `CELL_PER_EXTENT` × the largest extent in it. */

@@ -11,7 +11,7 @@
  */
 import { doubledLength, growArray } from '../math/grow.js';
 import { CELL_LIMIT, hashCell, slicesMeet, WHOLE_TICK } from './cells.js';
-import { argBounds, HUGE_LEVEL, MAX_QUERY_CELLS, setArgBounds, WORK_CELLS, WORK_ITEMS, type Grid } from './grid.js';
+import { argsOf, HUGE_LEVEL, MAX_QUERY_CELLS, WORK_CELLS, WORK_ITEMS, type Grid } from './grid.js';
 
 /** Items hit by the current query are written here (grown by doubling). */
 export interface QueryOut {
@@ -38,18 +38,14 @@ function nextStamp(grid: Grid): number {
   return ++grid.stampValue;
 }
 
-/** The current query's bounds (minX, minY, minZ, maxX, maxY, maxZ). */
-const Q = new Float64Array(6);
-/** The current query's time slice. */
-let qSlice = WHOLE_TICK;
-
-/** Whether item slot `i` overlaps the query: bounds (closed) and time slice. */
-function overlapsQuery(grid: Grid, i: number): boolean {
+/** Whether item slot `i` overlaps the query: bounds `grid.queryBounds` (closed), time slice `slice`. */
+function overlapsQuery(grid: Grid, i: number, slice: number): boolean {
   const b = grid.bounds;
+  const Q = grid.queryBounds;
   const o = 6 * i;
   if (!(b[o] <= Q[3] && b[o + 3] >= Q[0] && b[o + 1] <= Q[4] && b[o + 4] >= Q[1] && b[o + 2] <= Q[5] && b[o + 5] >= Q[2])) return false;
   const t = grid.slice[i];
-  return t === WHOLE_TICK || qSlice === WHOLE_TICK || slicesMeet(t, qSlice);
+  return t === WHOLE_TICK || slice === WHOLE_TICK || slicesMeet(t, slice);
 }
 
 /**
@@ -57,35 +53,34 @@ function overlapsQuery(grid: Grid, i: number): boolean {
  * overlap. A bucket may also hold items of other levels (hash sharing): those are skipped here and
  * reported through their own level.
  */
-function visitItem(grid: Grid, i: number, level: number, stamp: number, out: QueryOut): void {
+function visitItem(grid: Grid, i: number, level: number, stamp: number, slice: number, out: QueryOut): void {
   if (grid.level[i] !== level || grid.stamp[i] === stamp) return;
   grid.stamp[i] = stamp;
-  if (overlapsQuery(grid, i)) out.ids[out.count++] = grid.ids[i];
+  if (overlapsQuery(grid, i, slice)) out.ids[out.count++] = grid.ids[i];
 }
 
 /** Appends every item of `level` that overlaps the query (a linear scan of that level's items). */
-function scanLevel(grid: Grid, level: number, out: QueryOut): void {
+function scanLevel(grid: Grid, level: number, slice: number, out: QueryOut): void {
   const end = grid.levelStart[level + 1];
   const slots = grid.levelSlots;
   grid.work[WORK_CELLS]++;
   grid.work[WORK_ITEMS] += end - grid.levelStart[level];
   for (let k = grid.levelStart[level]; k < end; k++) {
     const i = slots[k];
-    if (overlapsQuery(grid, i)) out.ids[out.count++] = grid.ids[i];
+    if (overlapsQuery(grid, i, slice)) out.ids[out.count++] = grid.ids[i];
   }
 }
 
-/** Scratch: the query's cell range on the current level (x0, y0, z0, x1, y1, z1). */
-const range = new Float64Array(6);
-
 /**
  * Writes the query's cell range on `level`, shrunk by the margin on each axis (to its midpoint when
- * thinner than 2·margin), to `range`, and returns its cell count: Infinity when a coordinate is
- * NaN or reaches ±CELL_LIMIT.
+ * thinner than 2·margin), to `grid.cellRange`, and returns its cell count: Infinity when a
+ * coordinate is NaN or reaches ±CELL_LIMIT.
  */
 function shrunkRange(grid: Grid, level: number): number {
   const m = grid.margin;
   const inv = grid.levelInv[level];
+  const Q = grid.queryBounds;
+  const range = grid.cellRange;
   let cells = 1;
   for (let axis = 0; axis < 3; axis++) {
     const lo = Q[axis];
@@ -110,7 +105,7 @@ function shrunkRange(grid: Grid, level: number): number {
  * The items of `level` in one bucket, without stamps (a single-cell query sees each item once: an
  * item is stored once per bucket, and items of other levels sharing the bucket are skipped).
  */
-function visitBucket(grid: Grid, h: number, level: number, out: QueryOut): void {
+function visitBucket(grid: Grid, h: number, level: number, slice: number, out: QueryOut): void {
   const start = grid.cellStart;
   const items = grid.cellItems;
   const levels = grid.level;
@@ -119,7 +114,7 @@ function visitBucket(grid: Grid, h: number, level: number, out: QueryOut): void 
   grid.work[WORK_ITEMS] += end - start[h];
   for (let k = start[h]; k < end; k++) {
     const i = items[k];
-    if (levels[i] === level && overlapsQuery(grid, i)) out.ids[out.count++] = grid.ids[i];
+    if (levels[i] === level && overlapsQuery(grid, i, slice)) out.ids[out.count++] = grid.ids[i];
   }
 }
 
@@ -177,16 +172,17 @@ function outsideExtent(grid: Grid, src: ArrayLike<number>, o: number): boolean {
  * Visits the query's cells on one level (or scans the level when they are too many). The query's
  * bounds shrink by the margin (see `gridSetMargin`).
  */
-function queryLevel(grid: Grid, level: number, out: QueryOut): void {
+function queryLevel(grid: Grid, level: number, slice: number, out: QueryOut): void {
   const cells = shrunkRange(grid, level);
   if (!(cells <= MAX_QUERY_CELLS)) {
-    scanLevel(grid, level, out);
+    scanLevel(grid, level, slice, out);
     return;
   }
+  const range = grid.cellRange;
   const x0 = range[0], y0 = range[1], z0 = range[2], x1 = range[3], y1 = range[4], z1 = range[5];
   const mask = grid.tableMask;
   if (cells === 1) {
-    visitBucket(grid, hashCell(x0, y0, z0, level, mask), level, out);
+    visitBucket(grid, hashCell(x0, y0, z0, level, mask), level, slice, out);
     return;
   }
   const stamp = nextStamp(grid);
@@ -199,7 +195,7 @@ function queryLevel(grid: Grid, level: number, out: QueryOut): void {
         const end = start[h + 1];
         grid.work[WORK_CELLS]++;
         grid.work[WORK_ITEMS] += end - start[h];
-        for (let k = start[h]; k < end; k++) visitItem(grid, items[k], level, stamp, out);
+        for (let k = start[h]; k < end; k++) visitItem(grid, items[k], level, stamp, slice, out);
       }
     }
   }
@@ -214,8 +210,7 @@ export function gridQuery(
   grid: Grid, out: QueryOut,
   minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number,
 ): void {
-  setArgBounds(minX, minY, minZ, maxX, maxY, maxZ);
-  gridQuerySlice(grid, out, argBounds, 0, WHOLE_TICK);
+  gridQuerySlice(grid, out, argsOf(grid, minX, minY, minZ, maxX, maxY, maxZ), 0, WHOLE_TICK);
 }
 
 /**
@@ -236,13 +231,12 @@ export function gridQuerySlice(grid: Grid, out: QueryOut, src: ArrayLike<number>
   if (out.count + grid.count > out.ids.length) queryOutReserve(out, grid.count);
   if ((grid.levelMask & (1 << HUGE_LEVEL)) === 0 && outsideExtent(grid, src, o)) return;
   if (grid.levelMask === 1 && querySingleCell(grid, out, src, o, slice)) return;
-  for (let k = 0; k < 6; k++) Q[k] = src[o + k];
-  qSlice = slice;
+  for (let k = 0; k < 6; k++) grid.queryBounds[k] = src[o + k];
   let levels = grid.levelMask;
   while (levels !== 0) {
     const level = 31 - Math.clz32(levels & -levels);
     levels &= levels - 1;
-    if (level === HUGE_LEVEL) scanLevel(grid, level, out);
-    else queryLevel(grid, level, out);
+    if (level === HUGE_LEVEL) scanLevel(grid, level, slice, out);
+    else queryLevel(grid, level, slice, out);
   }
 }

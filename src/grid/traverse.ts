@@ -14,7 +14,7 @@
  * `cells.ts`, so a bucket may repeat (different cells, same bucket): callers dedupe items.
  *
  * The state lives in a caller-owned Float64Array (`traverseCreate`, named `TR_*` slots): no
- * allocation, no number passed between functions (a double argument would be boxed). Inputs go to
+ * allocation, no number passed between functions (no double argument: docs/internals.md). Inputs go to
  * the slots `TR_OX..TR_OZ`, `TR_DX..TR_DZ`, `TR_TMAX`, `TR_RADIUS`; callers pad the radius against
  * rounding (the traversal is then a superset of the exact cells) and shrink it by the grid's margin.
  * Cells come one at a time: `traverseNext` gives a grid's bucket, `traverseNextCell` the hash before

@@ -22,8 +22,7 @@ function bad(v: number): boolean {
   return !(v - v === 0);
 }
 
-// The checks read the stores themselves: a number passed as an argument to a function that is not
-// inlined is boxed, and moving boxes are validated every tick.
+// The checks read the stores themselves (no double argument: moving boxes are validated every tick).
 function checkVec3(eid: number, name: string, s: Vec3Store): void {
   checkColumn(eid, name, 'x', s.x);
   checkColumn(eid, name, 'y', s.y);
@@ -263,7 +262,7 @@ export function boxBounds(physics: Physics, eid: number, flags: number, swept: b
 /**
  * Loads box body `eid` into `out`: centre from Position, half extents from Box, and the normalised
  * rotation ({@link boxRotation}). World frame, length units. The one box loader of the narrowphase,
- * the collision response and the world queries.
+ * the collision response and the queries (src/queries).
  */
 export function loadBox(physics: Physics, eid: number, out: ScratchBox): void {
   const p = physics.components.Position;

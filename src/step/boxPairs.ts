@@ -1,6 +1,6 @@
 /**
  * Box–box candidate pairs of the broadphase: a moving box's candidates (found by its own sliced
- * query of both grids, see `broadphase.ts`) become pairs (a, b) with `a` the lower entity id, into
+ * query of both grids, see `findPairs.ts`) become pairs (a, b) with `a` the lower entity id, into
  * `internal.boxPairs`; at the end of the tick they are sorted and merged into `internal.pairs`, so
  * that the whole candidate list stays sorted by (a, b). Static–static pairs are never listed (only
  * moving boxes query); a pair of two moving boxes is listed by the lower id. Filters as for spheres
@@ -8,7 +8,7 @@
  * of the cell size statistics ({@link movingBoxSize}).
  * @module
  */
-import { sizeIn, sizeStatsAdd } from '../grid/policy.js';
+import { sizeStatsAdd } from '../grid/policy.js';
 import { sortUniqueIds } from '../grid/sortIds.js';
 import { boxBounds } from '../physics/bodyReads.js';
 import { pairListPush, pairListReserve } from '../physics/idLists.js';
@@ -29,15 +29,17 @@ export function movingBoxSize(physics: Physics, eid: number, f: number): void {
   const bounds = BOUNDS;
   boxBounds(physics, eid, f, physics.continuous, bounds, 0);
   const x = bounds[3] - bounds[0], y = bounds[4] - bounds[1], z = bounds[5] - bounds[2];
-  sizeIn[0] = x > y ? (x > z ? x : z) : y > z ? y : z;
-  sizeStatsAdd(internalsOf(physics).sizes);
+  const sizes = internalsOf(physics).sizes;
+  sizes.input[0] = x > y ? (x > z ? x : z) : y > z ? y : z;
+  sizeStatsAdd(sizes);
 }
 
-/** Throws when this tick's candidate pairs would exceed the contact budget, at moving box `a`. */
-function boxBudgetError(physics: Physics, a: number, candidates: number): never {
-  const internal = internalsOf(physics);
-  const budget = internal.contactBudget;
-  const listed = internal.pairs.count + internal.boxPairs.count;
+/**
+ * Throws when this tick's candidate pairs would exceed the contact budget: `listed` pairs so far,
+ * `candidates` more at body `a` (the sphere or moving box whose pairs are being listed).
+ */
+export function budgetError(physics: Physics, a: number, listed: number, candidates: number): never {
+  const budget = internalsOf(physics).contactBudget;
   throw new PhysicsInputError({
     eid: a,
     field: 'options.contactBudget',
@@ -65,7 +67,7 @@ export function emitBoxPairs(physics: Physics, m: number): void {
     const fb = flags[b];
     if (b === m || (fb & (SPHERE | BOX)) !== BOX || ((fb & MOVING) !== 0 && b < m)) continue;
     if ((gm & mask[b]) === 0 || (group[b] & mm) === 0) continue;
-    if (internal.pairs.count + boxPairs.count >= budget) boxBudgetError(physics, m, n - k);
+    if (internal.pairs.count + boxPairs.count >= budget) budgetError(physics, m, internal.pairs.count + boxPairs.count, n - k);
     if (b < m) pairListPush(boxPairs, b, m);
     else pairListPush(boxPairs, m, b);
   }

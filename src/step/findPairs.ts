@@ -20,13 +20,13 @@
 import { CELL_LIMIT, hashCell, WHOLE_TICK } from '../grid/cells.js';
 import { gridBuild, gridClear, gridInsertSlice, gridSetCellSize, gridSetMargin, WORK_CELLS, WORK_ITEMS } from '../grid/grid.js';
 import {
-  B_COVER, B_MEDIAN, bucketOf, CELL_PER_EXTENT, cellFor, DRIFT_BUCKETS, marginFor, sizeIn, sizeStatsAdd, sizeStatsAddFast, sizeStatsBuckets, sizeStatsClear,
+  B_COVER, B_MEDIAN, bucketOf, CELL_PER_EXTENT, cellFor, DRIFT_BUCKETS, marginFor, sizeStatsAdd, sizeStatsAddFast, sizeStatsBuckets, sizeStatsClear,
 } from '../grid/policy.js';
 import { gridQuerySlice, queryOutReserve } from '../grid/query.js';
-import { sliceBody, sliceBounds, sliceDepth, S_CX, S_HX, S_MX, S_SIDE } from '../grid/slices.js';
+import { SLICE_BODY_SLOTS, sliceBounds, sliceDepth, S_CX, S_HX, S_MX, S_SIDE } from '../grid/slices.js';
 import { sortUniqueIds } from '../grid/sortIds.js';
 import { BOUNDS_PAD, boxBounds, validateBody } from '../physics/bodyReads.js';
-import { emitBoxPairs, mergeBoxPairs, movingBoxSize } from './boxPairs.js';
+import { budgetError, emitBoxPairs, mergeBoxPairs, movingBoxSize } from './boxPairs.js';
 import { PhysicsInputError } from '../physics/errors.js';
 import { pairListPush } from '../physics/idLists.js';
 import { checkStatic, rebuildStatic } from './staticBoxes.js';
@@ -39,6 +39,8 @@ const { SPHERE, BOX, MOVING, RESPONSE } = BodyFlags;
 const q = new Float64Array(6);
 /** `loadBody`'s scratch: a box's unswept world bounds (per call). */
 const bounds = new Float64Array(6);
+/** Scratch: the body being sliced (per body: `loadBody` writes it, the slicing reads it). */
+const body = new Float64Array(SLICE_BODY_SLOTS);
 
 /** Most slices (items, and queries) per tick beyond which moving bodies are no longer split. */
 const SLICE_BUDGET = 1 << 20;
@@ -61,9 +63,8 @@ function motionError(physics: Physics, eid: number): never {
  * for a body that fails it and for moving boxes. Adds each sphere's and moving box's extent to the
  * size statistics. Returns, packed in one small integer (see `SCAN_*`): the body count, whether some
  * sphere may collide with another sphere (the OR of sphere groups meets the OR of sphere masks),
- * whether a moving box is present. Nothing but the return follows the loop: the loop is usually
- * optimised on stack replacement during its first run, and code after it without type feedback
- * would then deoptimise at every tick (measured: `work` stores there did).
+ * whether a moving box is present. Nothing but the return follows the loop (code after a loop
+ * optimised on stack replacement deoptimised every tick: docs/internals.md).
  */
 function scanBodies(physics: Physics): number {
   const { flags, maxEid, sizes, cellSize: cell } = internalsOf(physics);
@@ -94,7 +95,7 @@ function scanBodies(physics: Physics): number {
       let e = 2 * r + swept * (ax > ay ? (ax > az ? ax : az) : ay > az ? ay : az);
       // A point at rest: its extent is the padding of its bounds (the cell then sorts points apart).
       if (e === 0) e = 2 * BOUNDS_PAD * (1 + Math.abs(x) + Math.abs(y) + Math.abs(z));
-      sizeIn[0] = e;
+      sizes.input[0] = e;
       // A motion longer than a cell is sliced (see `querySpheres`): a fast mover (see policy.ts).
       if (swept === 1 && cell > 0 && !(ax <= cell && ay <= cell && az <= cell)) sizeStatsAddFast(sizes);
       else sizeStatsAdd(sizes);
@@ -118,9 +119,9 @@ const SCAN_BODIES = 4;
 
 /**
  * Applies the cell size and margin policy (src/grid/policy.ts). A steady tick compares bucket
- * indices only (integers: no heap number is made even before V8 optimises this once-per-tick code);
- * a tick that re-buckets the static boxes anyway (bodies added or removed, a snapshot restored, a
- * static box changed) re-reads the current cell side, so the choice depends on the state alone.
+ * indices only (integers: no heap number is made in this once-per-tick code); a tick that
+ * re-buckets the static boxes anyway (bodies added or removed, a snapshot restored, a static box
+ * changed) re-reads the current cell side, so the choice depends on the state alone.
  */
 function updatePolicy(physics: Physics): void {
   const internal = internalsOf(physics);
@@ -150,17 +151,17 @@ function updatePolicy(physics: Physics): void {
 }
 
 /**
- * Loads a body into `sliceBody`: centre, padded half sizes (as `bodies.ts` pads bounds), motion over
- * the tick (0 unless moving, with continuous contacts on or some body with Response: the response
- * always sweeps and finds its kinematic and dynamic partners here), and the slice length: one cell,
- * or the body's own size when larger (a slice shorter than the body would only repeat it). Spheres
- * read their fields; boxes go through their unswept world bounds.
+ * Loads body `eid` into `b` (a slice body, see src/grid/slices.ts): centre, padded half sizes (as
+ * `bodyReads.ts` pads bounds), motion over the tick (0 unless moving, with continuous contacts on
+ * or some body with Response: the response always sweeps and finds its kinematic and dynamic
+ * partners here), and the slice length: one cell, or the body's own size when larger (a slice
+ * shorter than the body would only repeat it). Spheres read their fields; boxes go through their
+ * unswept world bounds.
  */
-function loadBody(physics: Physics, eid: number, f: number): void {
+function loadBody(physics: Physics, eid: number, f: number, b: Float64Array): void {
   const { Position: p, Velocity: v, Sphere: s } = physics.components;
   const swept = physics.continuous || internalsOf(physics).responseCount !== 0;
   const t = (f & MOVING) !== 0 && swept ? physics.dt : 0;
-  const b = sliceBody;
   const mx = t === 0 ? 0 : v.x[eid] * t, my = t === 0 ? 0 : v.y[eid] * t, mz = t === 0 ? 0 : v.z[eid] * t;
   b[S_MX] = mx;
   b[S_MX + 1] = my;
@@ -175,9 +176,7 @@ function loadBody(physics: Physics, eid: number, f: number): void {
     b[S_CX] = x;
     b[S_CX + 1] = y;
     b[S_CX + 2] = z;
-    b[S_HX] = h;
-    b[S_HX + 1] = h;
-    b[S_HX + 2] = h;
+    b[S_HX] = b[S_HX + 1] = b[S_HX + 2] = h;
     b[S_SIDE] = 2 * h > cell ? 2 * h : cell;
     return;
   }
@@ -205,28 +204,16 @@ function rebuildDynamic(physics: Physics, sphereSphere: boolean): void {
   for (let eid = 1; eid <= maxEid; eid++) {
     const f = flags[eid];
     if ((f & SPHERE) !== 0 ? !sphereSphere : (f & (BOX | MOVING)) !== (BOX | MOVING)) continue;
-    loadBody(physics, eid, f);
-    let d = sliceDepth(internal.sliceCap);
+    loadBody(physics, eid, f, body);
+    let d = sliceDepth(body, internal.sliceCap);
     if (d > 0 && work[WORK_SLICES] + (1 << d) > SLICE_BUDGET) d = 0;
     const n = 1 << d;
     for (let j = 0; j < n; j++) {
-      sliceBounds(d, j, q, 0);
+      sliceBounds(body, d, j, q, 0);
       gridInsertSlice(dynamicGrid, eid, q, 0, d === 0 ? WHOLE_TICK : n + j);
     }
     work[WORK_SLICES] += n;
   }
-}
-
-/** Throws when this tick's candidate pairs would exceed the contact budget, at sphere `a`. */
-function budgetError(physics: Physics, a: number, candidates: number): never {
-  const internal = internalsOf(physics);
-  const budget = internal.contactBudget;
-  throw new PhysicsInputError({
-    eid: a,
-    field: 'options.contactBudget',
-    problem: `this tick has more than ${budget} candidate contact pairs (the contact budget): ${internal.pairs.count} listed ` +
-      `before entity ${a}, which adds up to ${candidates} more. Spread the bodies out, filter pairs (CollisionFilter), or raise contactBudget`,
-  });
 }
 
 /** Appends the pairs of sphere `a` with its candidates that pass the filters. */
@@ -243,7 +230,7 @@ function emitPairs(physics: Physics, a: number): void {
     const b = ids[k];
     if (b === a || ((flags[b] & SPHERE) !== 0 && b < a)) continue;
     if ((ga & mask[b]) === 0 || (group[b] & ma) === 0) continue;
-    if (pairs.count >= budget) budgetError(physics, a, n - k);
+    if (pairs.count >= budget) budgetError(physics, a, pairs.count, n - k);
     pairListPush(pairs, a, b);
   }
 }
@@ -252,13 +239,13 @@ function emitPairs(physics: Physics, a: number): void {
 function querySliced(physics: Physics, eid: number, f: number, hasDynamic: boolean): void {
   const internal = internalsOf(physics);
   const { staticGrid, dynamicGrid, query, work } = internal;
-  loadBody(physics, eid, f);
-  let d = sliceDepth(internal.sliceCap);
+  loadBody(physics, eid, f, body);
+  let d = sliceDepth(body, internal.sliceCap);
   if (d > 0 && work[WORK_QUERIES] + (1 << d) > SLICE_BUDGET) d = 0;
   const n = 1 << d;
   query.count = 0;
   for (let j = 0; j < n; j++) {
-    sliceBounds(d, j, q, 0);
+    sliceBounds(body, d, j, q, 0);
     gridQuerySlice(staticGrid, query, q, 0, WHOLE_TICK);
     if (hasDynamic) gridQuerySlice(dynamicGrid, query, q, 0, d === 0 ? WHOLE_TICK : n + j);
   }
@@ -270,11 +257,9 @@ function querySliced(physics: Physics, eid: number, f: number, hasDynamic: boole
 
 /**
  * Every sphere's queries. The common case (a motion no longer than a cell: one slice) is inline:
- * the swept bounds as `sweptSphereBounds` (bodies.ts) writes them, one lookup per grid (with only
+ * the swept bounds as `sweptSphereBounds` (bodyReads.ts) writes them, one lookup per grid (with only
  * static boxes to meet, the static grid's single cell is looked up here); longer motions go slice
- * by slice. Returns the number of queries. Both copies are kept inline on measurement: calling
- * `sweptSphereBounds` from this loop cost 1.08x the broadphase at 10,000 spheres side by side, and
- * a shared single-cell lookup (`query.ts`) 1.01–1.05x.
+ * by slice. Returns the number of queries.
  */
 function querySpheres(physics: Physics): number {
   const internal = internalsOf(physics);
@@ -304,6 +289,7 @@ function querySpheres(physics: Physics): number {
       queries = work[WORK_QUERIES];
       continue;
     }
+    // `sweptSphereBounds` inline: calling it from this loop measured 1.08x the broadphase at 10,000 spheres.
     const pad = BOUNDS_PAD * (1 + Math.abs(x) + Math.abs(y) + Math.abs(z) + 3 * r + ax + ay + az);
     q[0] = x - r + (mx < 0 ? mx : 0) - pad;
     q[1] = y - r + (my < 0 ? my : 0) - pad;
@@ -311,8 +297,7 @@ function querySpheres(physics: Physics): number {
     q[3] = x + r + (mx > 0 ? mx : 0) + pad;
     q[4] = y + r + (my > 0 ? my : 0) + pad;
     q[5] = z + r + (mz > 0 ? mz : 0) + pad;
-    // The static grid's single-cell lookup of `querySingleCell` (src/grid/query.ts), inline:
-    // the same arithmetic, so the same cell and the same entries (measured: 3–8 % of the broadphase at 10,000 spheres).
+    // `querySingleCell` (src/grid/query.ts) inline, same arithmetic: calling it measured 1.01–1.05x (10,000 spheres).
     if (staticOnly) {
       const x0 = q[0], y0 = q[1], z0 = q[2], x1 = q[3], y1 = q[4], z1 = q[5];
       let u0 = (x0 + m) * inv, u1 = (x1 - m) * inv;

@@ -4,13 +4,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  B_COVER, B_MEDIAN, bucketOf, cellFor, CELL_PER_EXTENT, marginFor, MARGIN_SLACK, sizeIn, sizeStatsAdd, sizeStatsAddFast, sizeStatsBuckets, sizeStatsClear, sizeStatsCreate,
+  B_COVER, B_MEDIAN, bucketOf, cellFor, CELL_PER_EXTENT, marginFor, MARGIN_SLACK, sizeStatsAdd, sizeStatsAddFast, sizeStatsBuckets, sizeStatsClear, sizeStatsCreate,
 } from '../../src/grid/policy.js';
 
 function stats(extents: number[]) {
   const s = sizeStatsCreate();
   for (const e of extents) {
-    sizeIn[0] = e;
+    s.input[0] = e;
     sizeStatsAdd(s);
   }
   const b = new Int32Array(2);
@@ -38,11 +38,11 @@ describe('size statistics', () => {
     // The bullets scene: 2 % of the spheres sliced along paths of 100 lengths grew every static box by a cell.
     const s = sizeStatsCreate();
     for (let i = 0; i < 980; i++) {
-      sizeIn[0] = 1 + (i % 10) * 0.01;
+      s.input[0] = 1 + (i % 10) * 0.01;
       sizeStatsAdd(s);
     }
     for (let i = 0; i < 20; i++) {
-      sizeIn[0] = 100;
+      s.input[0] = 100;
       sizeStatsAddFast(s);
     }
     const b = new Int32Array(2);
@@ -52,7 +52,7 @@ describe('size statistics', () => {
     expect(stats([...Array.from({ length: 980 }, () => 1), ...Array.from({ length: 20 }, () => 100)]).cover).toBe(bucketOf(100));
     // Only fast movers: they are the cover.
     sizeStatsClear(s);
-    sizeIn[0] = 100;
+    s.input[0] = 100;
     sizeStatsAddFast(s);
     sizeStatsBuckets(s, b);
     expect(b[B_COVER]).toBe(bucketOf(100));

@@ -162,3 +162,38 @@ describe('cell size follows the scene', () => {
     expect(internalsOf(physics).cellSize).toBe(0.5);
   });
 });
+
+describe('two instances', () => {
+  /** The candidate pairs and work counters of each tick, as text. */
+  function record(arena: ReturnType<typeof buildArena>, log: string[]): void {
+    const internal = internalsOf(arena.physics);
+    const { a, b, count } = internal.pairs;
+    log.push(`${Array.from(a.subarray(0, count)).join()}|${Array.from(b.subarray(0, count)).join()}|${Array.from(internal.work).join()}`);
+  }
+  const scenes = [
+    () => buildArena({ spheres: 1200, movingBoxes: 20, seed: 4, sphereSphere: true, physics: { continuous: true } }),
+    () => buildArena({ spheres: 600, size: 12, seed: 9 }),
+  ];
+
+  it('stepped interleaved, each finds the pairs it finds alone (no broadphase state is shared)', () => {
+    const alone = scenes.map((make) => {
+      const arena = make();
+      const log: string[] = [];
+      for (let t = 0; t < 8; t++) {
+        arena.tick();
+        record(arena, log);
+      }
+      return log;
+    });
+    const arenas = scenes.map((make) => make());
+    const logs: string[][] = [[], []];
+    for (let t = 0; t < 8; t++) {
+      for (let k = 0; k < 2; k++) {
+        arenas[k].tick();
+        record(arenas[k], logs[k]);
+      }
+    }
+    expect(alone[0][7].length).toBeGreaterThan(100);
+    expect(logs).toEqual(alone);
+  });
+});
