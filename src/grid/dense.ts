@@ -27,6 +27,7 @@
  * @module
  */
 
+import { cubeRoot } from '../math/cubeRoot.js';
 import { growArray } from '../math/grow.js';
 import { queryOutReserve, type QueryOut } from './query.js';
 
@@ -158,7 +159,7 @@ function chooseTable(g: DenseGrid): boolean {
   const e = Math.max(ex, ey, ez);
   for (let a = 0; a < 3; a++) f[DG_X0 + a] -= pad;
   let side = f[DG_SIDE];
-  if (!(side > 0 && side < Infinity)) side = Math.max(Math.cbrt((ex * ey * ez) / g.count), e / g.count);
+  if (!(side > 0 && side < Infinity)) side = Math.max(cubeRoot((ex * ey * ez) / g.count), e / g.count);
   const limit = 4 * g.count + 64;
   for (let round = 0; round < 8; round++) {
     const nx = Math.floor(ex / side) + 1, ny = Math.floor(ey / side) + 1, nz = Math.floor(ez / side) + 1;
@@ -176,7 +177,7 @@ function chooseTable(g: DenseGrid): boolean {
     // Grown by the cells' excess, and at least enough for the longest axis to lose a cell (near the
     // limit the cube root alone is too small a step to change the rounded counts).
     const n = Math.max(nx, ny, nz);
-    side = 1.001 * Math.max(side * Math.cbrt(cells / limit), n > 1 ? e / (n - 1) : side);
+    side = 1.001 * Math.max(side * cubeRoot(cells / limit), n > 1 ? e / (n - 1) : side);
   }
   return false;
 }
