@@ -1,20 +1,15 @@
 /**
- * The narrowphase of one tick: every candidate pair through the geometry functions, into the world
- * contact list (sorted by (a, b) because the candidate pairs are), then began/persisting/ended by a
- * merge with the previous tick's pairs. Pure over typed arrays.
- *
- * Removal: the previous pairs of a body removed since the last narrowphase (entity, Position or
- * shape component removed) are reported once in `ended` with `EndedFlags.REMOVED`; a recycled id's
- * contacts are new (BEGAN), even with the same partner.
+ * The narrowphase stage of a tick: every candidate pair without a dynamic body through the geometry
+ * functions, into a contact list (sorted by (a, b) because the candidate pairs are): the world's
+ * `physics.contacts`, or, when the response runs, the response's `pairContacts`, which it merges
+ * with the contacts of the dynamic bodies' paths. Pure over typed arrays.
  *
  * A pair is in contact when the two bodies touch at any moment of the tick's motion (relative
  * velocity × dt) with continuous contacts on, or at the current pose otherwise. `toi` is the first
  * such fraction of the tick (0 when already touching at its start); normal, depth and point are
  * those of the geometry API at the time of impact; the point is where it is in the world then.
- * (Only `clearPurged` touches bitecs, for entities that stopped being bodies.)
  * @module
  */
-import { entityExists, hasComponent, removeComponent } from 'bitecs';
 import { castBoxBox } from '../geometry/castBoxBox.js';
 import { castSphereBox } from '../geometry/castSphereBox.js';
 import { castSphereSphere } from '../geometry/castSphereSphere.js';
@@ -24,10 +19,10 @@ import { contactSphereSphere } from '../geometry/contactSphereSphere.js';
 import type { SphereShape, Vec3 } from '../geometry/types.js';
 import { ScratchBox, ScratchCast, ScratchContact, ScratchSphere, ScratchVec3 } from '../geometry/scratch.js';
 import { loadBox } from '../physics/bodyReads.js';
-import { contactListReserve, endedListPush, pairListPush } from '../physics/idLists.js';
-import { BodyFlags, ContactFlags, EndedFlags, type Physics } from '../physics/physicsTypes.js';
+import { contactListReserve } from '../physics/idLists.js';
+import { BodyFlags, ContactFlags, type ContactList, type Physics } from '../physics/physicsTypes.js';
 import { internalsOf } from '../physics/internal.js';
-import { isDynamic, resolveResponse } from '../response/resolve.js';
+import { isDynamic } from '../response/isDynamic.js';
 
 const { SPHERE, BOX, MOVING, SENSOR } = BodyFlags;
 
@@ -57,9 +52,8 @@ function loadMotion(physics: Physics, eid: number, out: Vec3): void {
   out.z = dt === 0 ? 0 : v.z[eid] * dt;
 }
 
-/** Appends the current `contact` (toi 0) or `cast` (toi > 0, point moved with b) to the list. */
-function pushContact(physics: Physics, a: number, b: number, swept: boolean): void {
-  const list = physics.contacts;
+/** Appends the current `contact` (toi 0) or `cast` (toi > 0, point moved with b) to `list`. */
+function pushContact(physics: Physics, list: ContactList, a: number, b: number, swept: boolean): void {
   const i = list.count++;
   const r = swept ? cast : contact;
   list.a[i] = a;
@@ -90,17 +84,17 @@ function loadRelativeMotion(physics: Physics, a: number, b: number): boolean {
   return motion.x !== 0 || motion.y !== 0 || motion.z !== 0;
 }
 
-function testPair(physics: Physics, a: number, b: number): void {
+function testPair(physics: Physics, list: ContactList, a: number, b: number): void {
   loadSphere(physics, a, sphereA);
   const moving = loadRelativeMotion(physics, a, b);
   if ((internalsOf(physics).flags[b] & SPHERE) !== 0) {
     loadSphere(physics, b, sphereB);
-    if (contactSphereSphere(sphereA, sphereB, contact)) pushContact(physics, a, b, false);
-    else if (moving && castSphereSphere(sphereA, motion, sphereB, cast)) pushContact(physics, a, b, true);
+    if (contactSphereSphere(sphereA, sphereB, contact)) pushContact(physics, list, a, b, false);
+    else if (moving && castSphereSphere(sphereA, motion, sphereB, cast)) pushContact(physics, list, a, b, true);
   } else {
     loadBox(physics, b, box);
-    if (contactSphereBox(sphereA, box, contact)) pushContact(physics, a, b, false);
-    else if (moving && castSphereBox(sphereA, motion, box, cast)) pushContact(physics, a, b, true);
+    if (contactSphereBox(sphereA, box, contact)) pushContact(physics, list, a, b, false);
+    else if (moving && castSphereBox(sphereA, motion, box, cast)) pushContact(physics, list, a, b, true);
   }
 }
 
@@ -108,12 +102,12 @@ function testPair(physics: Physics, a: number, b: number): void {
  * Box–box pair (a, b), a the lower id, at least one moving: the static contact, else (with relative
  * motion) the swept one, as for spheres; normal from b toward a.
  */
-function testBoxPair(physics: Physics, a: number, b: number): void {
+function testBoxPair(physics: Physics, list: ContactList, a: number, b: number): void {
   loadBox(physics, a, boxA);
   loadBox(physics, b, box);
   const moving = loadRelativeMotion(physics, a, b);
-  if (contactBoxBox(boxA, box, contact)) pushContact(physics, a, b, false);
-  else if (moving && castBoxBox(boxA, motion, box, cast)) pushContact(physics, a, b, true);
+  if (contactBoxBox(boxA, box, contact)) pushContact(physics, list, a, b, false);
+  else if (moving && castBoxBox(boxA, motion, box, cast)) pushContact(physics, list, a, b, true);
 }
 
 /** Whether (a, b) is a box–box pair the broadphase lists: two boxes (not spheres), a < b, one moving. */
@@ -121,71 +115,6 @@ function isBoxPair(flags: Uint8Array, a: number, b: number): boolean {
   const fa = flags[a];
   const fb = flags[b];
   return (fa & (SPHERE | BOX)) === BOX && (fb & (SPHERE | BOX)) === BOX && a < b && ((fa | fb) & MOVING) !== 0;
-}
-
-/**
- * Clears the removal marks once every consumer has seen them, and takes the Contact component off
- * entities that survive but are no longer bodies (a removed Sphere or Box component).
- */
-export function clearPurged(physics: Physics): void {
-  const { purgeList, purgeMark, flags } = internalsOf(physics);
-  const { world } = physics;
-  const Contact = physics.components.Contact;
-  for (let i = 0; i < purgeList.count; i++) {
-    const eid = purgeList.ids[i];
-    purgeMark[eid] = 0;
-    if ((flags[eid] & (SPHERE | BodyFlags.BOX)) === 0 && entityExists(world, eid) && hasComponent(world, eid, Contact)) {
-      removeComponent(world, eid, Contact);
-    }
-  }
-  purgeList.count = 0;
-}
-
-function comparePairs(a1: number, b1: number, a2: number, b2: number): number {
-  return a1 !== a2 ? a1 - a2 : b1 - b2;
-}
-
-/**
- * Ends previous pair `j`: appended to `ended`, flagged REMOVED when one of its bodies was removed
- * since the last narrowphase (`purgeMark`).
- */
-function endPrevious(physics: Physics, j: number): void {
-  const { previous, purgeMark } = internalsOf(physics);
-  const a = previous.a[j];
-  const b = previous.b[j];
-  endedListPush(physics.ended, a, b, (purgeMark[a] | purgeMark[b]) !== 0 ? EndedFlags.REMOVED : 0);
-}
-
-/**
- * Flags began/persisting, fills `began` and `ended`, and makes this tick's pairs the previous. A
- * previous pair with a body removed since the last narrowphase ends (REMOVED) even when a recycled
- * id makes the same pair touch again: that contact is a new one (BEGAN).
- */
-function diffWithPrevious(physics: Physics): void {
-  const list = physics.contacts;
-  const { previous, purgeMark, purgeList } = internalsOf(physics);
-  const { began, ended } = physics;
-  const removals = purgeList.count !== 0;
-  began.count = 0;
-  ended.count = 0;
-  let j = 0;
-  for (let i = 0; i < list.count; i++) {
-    const a = list.a[i];
-    const b = list.b[i];
-    while (j < previous.count && comparePairs(previous.a[j], previous.b[j], a, b) < 0) endPrevious(physics, j++);
-    const same = j < previous.count && previous.a[j] === a && previous.b[j] === b;
-    if (same && !(removals && (purgeMark[a] | purgeMark[b]) !== 0)) {
-      list.flags[i] |= ContactFlags.PERSISTING;
-      j++;
-    } else {
-      if (same) endPrevious(physics, j++);
-      list.flags[i] |= ContactFlags.BEGAN;
-      pairListPush(began, a, b);
-    }
-  }
-  for (; j < previous.count; j++) endPrevious(physics, j);
-  previous.count = 0;
-  for (let i = 0; i < list.count; i++) pairListPush(previous, list.a[i], list.b[i]);
 }
 
 /**
@@ -205,13 +134,12 @@ function stillCandidate(physics: Physics, a: number, b: number): boolean {
 }
 
 /**
- * Runs the narrowphase over `internalsOf(physics).pairs` into `physics.contacts`, `began`, `ended`.
- * With dynamic bodies (spheres with Response), their pairs are skipped here: the response moves them
- * and merges the contacts of the paths they take (src/response/resolve.ts).
+ * Tests the candidate pairs `internalsOf(physics).pairs` into `list` (its count reset first). With
+ * dynamic bodies (spheres with Response), their pairs are skipped: the response moves them and
+ * records the contacts of the paths they take (src/response).
  */
-export function updateNarrowphase(physics: Physics): void {
+export function testPairs(physics: Physics, list: ContactList): void {
   const { pairs, flags, purgeMark, responseCount } = internalsOf(physics);
-  const list = physics.contacts;
   contactListReserve(list, pairs.count);
   list.count = 0;
   for (let i = 0; i < pairs.count; i++) {
@@ -222,9 +150,7 @@ export function updateNarrowphase(physics: Physics): void {
     // A body removed between the broadphase and now is skipped, and so is a pair whose id was
     // recycled meanwhile as a body the pair no longer fits.
     if ((purgeMark[a] | purgeMark[b]) !== 0 && !stillCandidate(physics, a, b)) continue;
-    if ((flags[a] & SPHERE) !== 0 && (flags[b] & (SPHERE | BOX)) !== 0) testPair(physics, a, b);
-    else if ((flags[a] & (SPHERE | BOX)) === BOX && (flags[b] & (SPHERE | BOX)) === BOX) testBoxPair(physics, a, b);
+    if ((flags[a] & SPHERE) !== 0 && (flags[b] & (SPHERE | BOX)) !== 0) testPair(physics, list, a, b);
+    else if ((flags[a] & (SPHERE | BOX)) === BOX && (flags[b] & (SPHERE | BOX)) === BOX) testBoxPair(physics, list, a, b);
   }
-  if (responseCount !== 0) resolveResponse(physics);
-  diffWithPrevious(physics);
 }
