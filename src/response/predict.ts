@@ -5,8 +5,8 @@
  * castSphereSphere) with the motion relative to the partner. World frame, length units; the normal
  * points from the partner toward the sphere; the point is on the partner, in the world at impact.
  *
- * Candidates come from the grids the broadphase built this tick, queried with the bounds of the
- * remaining path: static boxes (exact), kinematic bodies (their items cover the whole tick's swept
+ * Candidates come from the grids the broadphase built this tick (`s.staticGrid`, `s.dynamicGrid`,
+ * handed over by `respond`), queried with the bounds of the remaining path: static boxes (exact), kinematic bodies (their items cover the whole tick's swept
  * bounds: exact) and dynamic spheres (their items cover a ball of their start-of-tick speed).
  *
  * Touching (toi 0): a pair whose relative normal velocity is not approaching (≥ −1e-12 × the
@@ -101,10 +101,9 @@ function loadPartner(physics: Physics, s: ResponseState, x: number): void {
   box.center.z = cz;
 }
 
-/** Queries both grids with the bounds of `a`'s remaining path into `internal.query`. */
+/** Queries both grids with the bounds of `a`'s remaining path into `s.path`. */
 function queryPath(physics: Physics, s: ResponseState, a: number): void {
   const now = s.clock[0];
-  const internal = internalsOf(physics);
   const { Position: p, Velocity: v, Sphere: sp } = physics.components;
   const t = (1 - now) * physics.dt;
   SWEEP[SW_X] = p.x[a];
@@ -115,10 +114,11 @@ function queryPath(physics: Physics, s: ResponseState, a: number): void {
   SWEEP[SW_MX + 1] = v.y[a] * t;
   SWEEP[SW_MX + 2] = v.z[a] * t;
   sweptSphereBounds(SWEEP, q);
-  const out = internal.query;
+  const out = s.path;
   out.count = 0;
-  gridQuerySlice(internal.staticGrid, out, q, 0, WHOLE_TICK);
-  if (internal.dynamicGrid.count > 0) gridQuerySlice(internal.dynamicGrid, out, q, 0, WHOLE_TICK);
+  gridQuerySlice(s.staticGrid!, out, q, 0, WHOLE_TICK);
+  const dynamicGrid = s.dynamicGrid!;
+  if (dynamicGrid.count > 0) gridQuerySlice(dynamicGrid, out, q, 0, WHOLE_TICK);
 }
 
 /** Whether `a` and `x` may touch: shapes, filters. */
@@ -239,7 +239,7 @@ function scan(physics: Physics, s: ResponseState, a: number): boolean {
   s.best[B_TIME] = 2;
   s.best[B_PARTNER] = 0;
   s.conCount = s.conStart;
-  const query = internalsOf(physics).query;
+  const query = s.path;
   const n = query.count;
   for (let k = 0; k < n; k++) {
     const x = query.ids[k];

@@ -75,8 +75,7 @@ function advance(physics: Physics, s: ResponseState, a: number): void {
  * of the tick): their predictions assumed it moving on. Their grid items cover their whole paths.
  */
 function wakeNeighbours(physics: Physics, s: ResponseState, a: number): void {
-  const internal = internalsOf(physics);
-  const grid = internal.dynamicGrid;
+  const grid = s.dynamicGrid!;
   if (grid.count === 0) return;
   const p = physics.components.Position;
   SWEEP[SW_X] = p.x[a];
@@ -186,6 +185,8 @@ function collectBodies(physics: Physics, s: ResponseState): void {
 export function respond(physics: Physics): void {
   const internal = internalsOf(physics);
   const s = responseOf(physics);
+  s.staticGrid = internal.staticGrid;
+  s.dynamicGrid = internal.dynamicGrid;
   const g = internal.gravity;
   s.rest[0] = 2 * Math.sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]) * physics.dt;
   s.work.fill(0);

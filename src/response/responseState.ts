@@ -13,6 +13,7 @@
  * @module
  */
 
+import type { Grid } from '../grid/grid.js';
 import { queryOutCreate, type QueryOut } from '../grid/query.js';
 import { growArray as grow } from '../math/grow.js';
 import { contactListCreate } from '../physics/idLists.js';
@@ -75,7 +76,15 @@ export interface ResponseState {
   conCount: number;
   /** Per body: 1 when the start-of-tick solve changed its velocity. */
   solved: Uint8Array;
-  /** Dynamic bodies near a body that froze (its own query buffer: predictions use the instance's). */
+  /**
+   * The grids the broadphase built this tick (static boxes; moving bodies' swept items), handed over
+   * by `respond` at the start of each tick: the predictions query them, the response builds none.
+   */
+  staticGrid: Grid | null;
+  dynamicGrid: Grid | null;
+  /** Candidates of the current prediction's path query. */
+  path: QueryOut;
+  /** Dynamic bodies near a body that froze. */
   near: QueryOut;
   /** Work of the last tick: slots `R_*`. */
   work: Float64Array;
@@ -167,6 +176,9 @@ export function responseStateCreate(capacity: number): ResponseState {
     conF: new Float64Array(CON_SLOTS * n),
     conCount: 0,
     solved: new Uint8Array(capacity),
+    staticGrid: null,
+    dynamicGrid: null,
+    path: queryOutCreate(),
     near: queryOutCreate(),
     work: new Float64Array(5),
     pairContacts: contactListCreate(),
