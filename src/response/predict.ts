@@ -22,7 +22,6 @@ import { castSphereBox } from '../geometry/castSphereBox.js';
 import { castSphereSphere } from '../geometry/castSphereSphere.js';
 import { contactSphereBox } from '../geometry/contactSphereBox.js';
 import { contactSphereSphere } from '../geometry/contactSphereSphere.js';
-import { ScratchBox, ScratchCast, ScratchContact, ScratchSphere, ScratchVec3 } from '../geometry/scratch.js';
 import { loadBox, SW_MX, SW_R, SW_X, SWEEP_SLOTS, sweptSphereBounds } from '../physics/bodyReads.js';
 import { internalsOf } from '../physics/internal.js';
 import { BodyFlags, ContactFlags, type Physics } from '../physics/physicsTypes.js';
@@ -58,12 +57,6 @@ export const PUSH_EPS = 1e-12;
 /** Values of `ResponseState.pushing`: which start-of-tick overlaps the current pass pushes out. */
 const PUSH_NONE = 0, PUSH_ANY = 1, PUSH_DEEP = 2;
 
-const sphereA = new ScratchSphere();
-const sphereX = new ScratchSphere();
-const box = new ScratchBox();
-const motion = new ScratchVec3();
-const cast = new ScratchCast();
-const contact = new ScratchContact();
 /** Bounds of the path query. */
 const q = new Float64Array(6);
 /** Input of `sweptSphereBounds` for the path query (slots `SW_*`). */
@@ -73,8 +66,9 @@ const B_TIME = 0, B_PARTNER = 1, B_N = 2, B_P = 5;
 /** Normal of a collected touch. */
 const touchN = new Float64Array(3);
 
-/** Loads the partner's shape at time T into `sphereX` or `box`, and its velocity into `s.partnerV`. */
+/** Loads the partner's shape at the current time into `s.shapes` (partnerSphere or partnerBox), and its velocity into `s.partnerV`. */
 function loadPartner(physics: Physics, s: ResponseState, x: number): void {
+  const { partnerSphere: sphereX, partnerBox: box } = s.shapes;
   const now = s.clock[0];
   const partnerV = s.partnerV;
   const { Position: p, Velocity: v } = physics.components;
@@ -130,6 +124,7 @@ function mayTouch(physics: Physics, a: number, x: number): boolean {
 
 /** Pushes `a` out of obstacle `x` (overlapping at the start of the tick) by the contact depth; records it. */
 function pushOut(physics: Physics, s: ResponseState, a: number, x: number, flags: number): boolean {
+  const { sphere: sphereA, partnerSphere: sphereX, partnerBox: box, contact } = s.shapes;
   const xSphere = (internalsOf(physics).flags[x] & SPHERE) !== 0;
   const hit = xSphere ? contactSphereSphere(sphereA, sphereX, contact) : contactSphereBox(sphereA, box, contact);
   if (!hit) return false;
@@ -157,6 +152,7 @@ function pushOut(physics: Physics, s: ResponseState, a: number, x: number, flags
 
 /** Records a touch of `a` and `x` at the current time from `cast` (toi 0). */
 function recordTouch(s: ResponseState, a: number, x: number, xSphere: boolean, flags: number): void {
+  const cast = s.shapes.cast;
   const rec = s.recIn;
   rec[RI_NX] = cast.normal.x;
   rec[RI_NX + 1] = cast.normal.y;
@@ -174,6 +170,7 @@ function recordTouch(s: ResponseState, a: number, x: number, xSphere: boolean, f
  * `s.best`. Returns true when `a` was pushed out of an overlap (the caller predicts again).
  */
 function castPartner(physics: Physics, s: ResponseState, a: number, x: number): boolean {
+  const { sphere: sphereA, partnerSphere: sphereX, partnerBox: box, motion, cast } = s.shapes;
   const now = s.clock[0];
   const flags = internalsOf(physics).flags;
   const sensor = ((flags[a] | flags[x]) & SENSOR) !== 0 ? ContactFlags.SENSOR : 0;
@@ -230,6 +227,7 @@ function castPartner(physics: Physics, s: ResponseState, a: number, x: number): 
 
 /** One pass over `a`'s candidates; returns true when `a` was pushed out (predict again). */
 function scan(physics: Physics, s: ResponseState, a: number): boolean {
+  const sphereA = s.shapes.sphere;
   const p = physics.components.Position;
   queryPath(physics, s, a);
   sphereA.center.x = p.x[a];

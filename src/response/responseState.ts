@@ -13,6 +13,7 @@
  * @module
  */
 
+import { ScratchBox, ScratchCast, ScratchContact, ScratchSphere, ScratchVec3 } from '../geometry/scratch.js';
 import type { Grid } from '../grid/grid.js';
 import { queryOutCreate, type QueryOut } from '../grid/query.js';
 import { growArray as grow } from '../math/grow.js';
@@ -24,6 +25,20 @@ export const DYNAMIC = 1, FROZEN = 2;
 
 /** Per-body slots of `ResponseState.planes`: up to two slide planes (unit normals) per body per tick. */
 export const PLANE_SLOTS = 6;
+
+/**
+ * The in/out objects of the current prediction's geometry calls (predict.ts): the predicted sphere
+ * at the current time, the partner's shape then, the motion relative to the partner over the
+ * remaining path, and the cast and contact results.
+ */
+export interface PredictShapes {
+  sphere: ScratchSphere;
+  partnerSphere: ScratchSphere;
+  partnerBox: ScratchBox;
+  motion: ScratchVec3;
+  cast: ScratchCast;
+  contact: ScratchContact;
+}
 
 /** The response's state. */
 export interface ResponseState {
@@ -108,6 +123,8 @@ export interface ResponseState {
   best: Float64Array;
   /** The partner's velocity over its remaining path in the current cast (0 when at rest). */
   partnerV: Float64Array;
+  /** The shapes and results of the current prediction's casts. */
+  shapes: PredictShapes;
   /** A contact record's numbers on their way to `recordContact` (slots `RI_*` of contactRecords.ts). */
   recIn: Float64Array;
   /** The obstacle's velocity at the current event or solver contact (0 when static or frozen). */
@@ -189,6 +206,10 @@ export function responseStateCreate(capacity: number): ResponseState {
     conStart: 0,
     best: new Float64Array(BEST_SLOTS),
     partnerV: new Float64Array(3),
+    shapes: {
+      sphere: new ScratchSphere(), partnerSphere: new ScratchSphere(), partnerBox: new ScratchBox(),
+      motion: new ScratchVec3(), cast: new ScratchCast(), contact: new ScratchContact(),
+    },
     recIn: new Float64Array(REC_SLOTS),
     obstacleV: new Float64Array(3),
     relV: new Float64Array(3),
