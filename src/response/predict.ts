@@ -6,8 +6,9 @@
  * points from the partner toward the sphere; the point is on the partner, in the world at impact.
  *
  * Candidates come from the grids the broadphase built this tick (`s.staticGrid`, `s.dynamicGrid`,
- * handed over by `respond`), queried with the bounds of the remaining path: static boxes (exact), kinematic bodies (their items cover the whole tick's swept
- * bounds: exact) and dynamic spheres (their items cover a ball of their start-of-tick speed).
+ * handed over by `respond`), queried with the bounds of the remaining path: static boxes (exact),
+ * kinematic bodies (their items cover the whole tick's swept bounds: exact) and dynamic spheres
+ * (their items cover a ball of their start-of-tick speed).
  *
  * Touching (toi 0): a pair whose relative normal velocity is not approaching (≥ −1e-12 × the
  * relative speed) is a touch, recorded as a contact and ignored (a sphere against a convex body
@@ -66,7 +67,10 @@ const B_TIME = 0, B_PARTNER = 1, B_N = 2, B_P = 5;
 /** Normal of a collected touch. */
 const touchN = new Float64Array(3);
 
-/** Loads the partner's shape at the current time into `s.shapes` (partnerSphere or partnerBox), and its velocity into `s.partnerV`. */
+/**
+ * Loads the partner's shape at the current time into `s.shapes` (partnerSphere or partnerBox), and
+ * its velocity into `s.partnerV`.
+ */
 function loadPartner(physics: Physics, s: ResponseState, x: number): void {
   const { partnerSphere: sphereX, partnerBox: box } = s.shapes;
   const now = s.clock[0];

@@ -4,20 +4,30 @@
  * groups, `runBroadphase`, `runNarrowphase` and `runIntegrate`, each of which first checks the
  * instance's fields (`checkInstance`).
  *
- * | stage | file | reads | writes |
- * |---|---|---|---|
- * | applyGravity | step/gravity.ts | gravity, dt, body flags | Velocity of dynamic bodies |
- * | updateBroadphase | step/findPairs.ts | Position, Velocity, shapes, filters, dt | the grids, candidate pairs (`pairs`), work counters |
- * | testPairs | step/testPairs.ts | candidate pairs, Position, Velocity, shapes, removal marks | contacts of the pairs without a dynamic body: `physics.contacts`, or with dynamic bodies the response's `pairContacts` |
- * | respond | response/resolve.ts | the grids, `pairContacts`, Position, Velocity, shapes, Response, gravity | Position and Velocity of dynamic bodies, `physics.contacts` (`pairContacts` merged with their contacts) |
- * | diffContacts | step/contactDiff.ts | `physics.contacts`, previous pairs, removal marks | BEGAN / PERSISTING flags, `began`, `ended`, previous pairs |
- * | updateContactData, applyContactComponent | contacts/contactComponent.ts | `physics.contacts` (when `contactComponent` is on) | Contact component data, its holders |
- * | clearPurged | step/clearPurged.ts | removal marks | removal marks cleared, Contact taken off non-bodies |
- * | setTick | physics/internal.ts | `tick` | `tick` + 1 |
- * | integrate | step/integrate.ts | Velocity, dt (when `integrate` is on) | Position of moving bodies other than dynamic ones |
+ * 1. `applyGravity` (step/gravity.ts) reads gravity, dt and the body flags; adds gravity × dt to
+ *    the Velocity of the dynamic bodies.
+ * 2. `updateBroadphase` (step/findPairs.ts) reads Position, Velocity, the shapes, the filters and
+ *    dt; writes the static and dynamic grids, the candidate pairs (`pairs`) and the work counters.
+ * 3. `testPairs` (step/testPairs.ts) reads the candidate pairs, Position, Velocity, the shapes and
+ *    the removal marks; writes the contacts of the pairs without a dynamic body, into
+ *    `physics.contacts`, or (when some entity holds Response) into the response's `pairContacts`.
+ * 4. `respond` (response/resolve.ts), only when some entity holds Response, reads the grids,
+ *    `pairContacts`, Position, Velocity, the shapes, Response and gravity; writes Position and
+ *    Velocity of the dynamic bodies (moved to the end of the tick through their impacts) and
+ *    `physics.contacts` (`pairContacts` merged with the contacts of the paths taken).
+ * 5. `diffContacts` (step/contactDiff.ts) reads `physics.contacts`, the previous tick's pairs and
+ *    the removal marks; writes the BEGAN / PERSISTING flags, `began`, `ended` and the previous pairs.
+ * 6. `updateContactData`, `applyContactComponent` (contacts/contactComponent.ts), with the
+ *    `contactComponent` option, read the contacts; write the Contact component and its holders.
+ * 7. `clearPurged` (step/clearPurged.ts) clears the removal marks and takes Contact off entities
+ *    that are no longer bodies.
+ * 8. `setTick` (physics/internal.ts) counts the tick.
+ * 9. `integrate` (step/integrate.ts), with the `integrate` option, reads Velocity and dt; writes
+ *    the Position of the moving bodies other than dynamic ones.
  *
- * Dynamic bodies are spheres with Response (response/isDynamic.ts); the response stage runs only
- * while some entity holds Response. Contacts describe the tick's motion from the poses at its start.
+ * Dynamic bodies are spheres with Response (response/isDynamic.ts). Contacts describe the tick's
+ * motion from the poses at its start. `runBroadphase` is stages 1–2, `runNarrowphase` 3–8,
+ * `runIntegrate` 9.
  * @module
  */
 import { applyContactComponent, updateContactData } from '../contacts/contactComponent.js';

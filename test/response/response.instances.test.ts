@@ -8,7 +8,9 @@
  */
 import { createWorld } from 'bitecs';
 import { describe, expect, it } from 'vitest';
-import { addBox, addSphere, createPhysics, hashPhysicsState, runBroadphase, runIntegrate, runNarrowphase, type Physics } from '../../src/index.js';
+import {
+  addBox, addSphere, createPhysics, hashPhysicsState, runBroadphase, runIntegrate, runNarrowphase, type Physics,
+} from '../../src/index.js';
 import { applyContactComponent, updateContactData } from '../../src/contacts/contactComponent.js';
 import { internalsOf, setTick } from '../../src/physics/internal.js';
 import { respond, responseOf } from '../../src/response/resolve.js';
@@ -47,8 +49,11 @@ function pile(c: PileCase): Physics {
   for (const [x, z, hx, hz] of [[-L, 0, 0.5, L], [L, 0, 0.5, L], [0, -L, L, 0.5], [0, L, L, 0.5]] as const) {
     addBox(physics, { position: [x, L / 2, z], halfExtents: [hx, L / 2, hz] });
   }
-  addBox(physics, { position: [0, 0.15, 0], halfExtents: [1, 0.2, 1], velocity: [0.5, 0, -0.3], rotation: [0, 0.38268343236508984, 0, 0.9238795325112867] });
-  for (let i = 0; i < c.kinematic; i++) addSphere(physics, { position: [-4 + 2 * i, 0.5, 3], radius: 0.6, velocity: [0.2, 0, -0.3] });
+  const turn: [number, number, number, number] = [0, 0.38268343236508984, 0, 0.9238795325112867];
+  addBox(physics, { position: [0, 0.15, 0], halfExtents: [1, 0.2, 1], velocity: [0.5, 0, -0.3], rotation: turn });
+  for (let i = 0; i < c.kinematic; i++) {
+    addSphere(physics, { position: [-4 + 2 * i, 0.5, 3], radius: 0.6, velocity: [0.2, 0, -0.3] });
+  }
   for (let i = 0; i < c.spheres; i++) {
     const r = rng.range(0.2, 0.6);
     addSphere(physics, {
