@@ -1,8 +1,8 @@
 /**
  * Contacts of dynamic bodies: the pairs a dynamic sphere actually touched along the path it took
  * this tick (its first touch of each pair: an impact it reacted to, a touch it slid along or left,
- * or a sensor it crossed), recorded by the resolution, then merged with the narrowphase's contacts
- * of the other pairs (`ResponseState.pairContacts`) into `physics.contacts`, sorted by (a, b).
+ * or a sensor it crossed), recorded by the resolution, then merged into `physics.contacts`, which
+ * holds the narrowphase's contacts of the other pairs, sorted by (a, b).
  *
  * Conventions as the contact list's: a is the sphere of a sphere–box pair and the lower id of two
  * spheres; the normal points from b toward a; the point is on b, in the world at the time of
@@ -115,26 +115,27 @@ function sortOwner(s: ResponseState, a: number): number {
 }
 
 /**
- * Writes `list` (the contact list of the tick): the narrowphase's contacts of the pairs without a
- * dynamic body (`s.pairContacts`, sorted by (a, b)) merged with the records, sorted by (a, b).
+ * Merges the records into `list`, which holds the narrowphase's contacts of the pairs without a
+ * dynamic body, sorted by (a, b), keeping it sorted. In place, from the back: each contact moves at
+ * most once, to its final slot (no pair is both a record and a listed contact: every record has a
+ * dynamic body, the narrowphase lists none).
  */
 export function mergeRecords(s: ResponseState, list: ContactList): void {
-  const base = s.pairContacts;
-  const n0 = base.count;
-  contactListReserve(list, n0 + s.recCount);
+  const n0 = list.count;
+  const total = n0 + s.recCount;
+  contactListReserve(list, total);
   sortIds(s.owners, s.ownerCount);
-  let i = 0;
-  let j = 0;
-  for (let o = 0; o < s.ownerCount; o++) {
+  let i = n0 - 1;
+  let j = total - 1;
+  for (let o = s.ownerCount - 1; o >= 0; o--) {
     const a = s.owners[o];
     const n = sortOwner(s, a);
-    for (let k = 0; k < n; k++) {
+    for (let k = n - 1; k >= 0; k--) {
       const r = s.sorted[k];
       const b = s.recB[r];
-      while (i < n0 && (base.a[i] < a || (base.a[i] === a && base.b[i] < b))) copyContact(base, i++, list, j++);
-      writeRecord(s, r, list, j++);
+      while (i >= 0 && (list.a[i] > a || (list.a[i] === a && list.b[i] > b))) copyContact(list, i--, list, j--);
+      writeRecord(s, r, list, j--);
     }
   }
-  while (i < n0) copyContact(base, i++, list, j++);
-  list.count = j;
+  list.count = total;
 }

@@ -9,8 +9,8 @@
  * impacts: it stays at its last impact for the rest of the tick (leftover motion dropped), an
  * obstacle at rest for the others. At the end every other body moves on to the end of the tick.
  *
- * The contacts of dynamic bodies are those of the path taken (contactRecords.ts), merged with the
- * narrowphase's contacts of the other pairs (`ResponseState.pairContacts`) into `physics.contacts`.
+ * The contacts of dynamic bodies are those of the path taken (contactRecords.ts), merged into
+ * `physics.contacts`, which holds the narrowphase's contacts of the other pairs.
  * A stage of the tick (src/step/step.ts), after the narrowphase (testPairs) and before the contact
  * diff. Its state is the instance's `ResponseState` (responseState.ts); nothing is kept in modules.
  * @module
@@ -179,8 +179,8 @@ function collectBodies(physics: Physics, s: ResponseState): void {
 
 /**
  * The response stage: resolves this tick's motion of the dynamic bodies (moves them to the end of
- * the tick through their impacts) and writes `physics.contacts`: the narrowphase's contacts of the
- * other pairs (`pairContacts` of the response state) merged with the contacts of the paths taken.
+ * the tick through their impacts) and merges the contacts of the paths taken into
+ * `physics.contacts` (which holds the narrowphase's contacts of the other pairs).
  */
 export function respond(physics: Physics): void {
   const internal = internalsOf(physics);

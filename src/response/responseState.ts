@@ -2,7 +2,7 @@
  * The state of the collision response (src/response), one per physics instance
  * (`internalsOf(physics).response`, created by `responseOf` (resolve.ts) at the first tick with a dynamic
  * body): per-body state within a tick, the event pool and its queue, the contact records of dynamic
- * bodies, the contacts of the other pairs they are merged with, and the values the response's
+ * bodies, and the values the response's
  * functions pass one another within a tick (the current time, the rest speed, the best event of a
  * prediction...). Nothing of the response lives in module variables, so instances stepped
  * interleaved in one process do not share anything. Typed arrays grown by doubling outside the
@@ -17,8 +17,6 @@ import { ScratchBox, ScratchCast, ScratchContact, ScratchSphere, ScratchVec3 } f
 import type { Grid } from '../grid/grid.js';
 import { queryOutCreate, type QueryOut } from '../grid/query.js';
 import { growArray as grow } from '../math/grow.js';
-import { contactListCreate } from '../physics/idLists.js';
-import type { ContactList } from '../physics/physicsTypes.js';
 
 /** Values of `ResponseState.state`. */
 export const DYNAMIC = 1, FROZEN = 2;
@@ -103,12 +101,6 @@ export interface ResponseState {
   near: QueryOut;
   /** Work of the last tick: slots `R_*`. */
   work: Float64Array;
-  /**
-   * The contacts of this tick's pairs without a dynamic body, sorted by (a, b): written by the
-   * narrowphase (src/step/testPairs.ts) when the response runs, merged with the records into
-   * `physics.contacts` at the end of the response.
-   */
-  pairContacts: ContactList;
   /** Slot 0: the current time of the resolution (the event being processed; predictions start from it). */
   clock: Float64Array;
   /** Slot 0: this tick's rest speed, 2 |gravity| dt: an approach slower than it does not bounce. */
@@ -198,7 +190,6 @@ export function responseStateCreate(capacity: number): ResponseState {
     path: queryOutCreate(),
     near: queryOutCreate(),
     work: new Float64Array(5),
-    pairContacts: contactListCreate(),
     clock: new Float64Array(1),
     rest: new Float64Array(1),
     collect: 0,

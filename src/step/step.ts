@@ -9,12 +9,12 @@
  * 2. `updateBroadphase` (step/findPairs.ts) reads Position, Velocity, the shapes, the filters and
  *    dt; writes the static and dynamic grids, the candidate pairs (`pairs`) and the work counters.
  * 3. `testPairs` (step/testPairs.ts) reads the candidate pairs, Position, Velocity, the shapes and
- *    the removal marks; writes the contacts of the pairs without a dynamic body, into
- *    `physics.contacts`, or (when some entity holds Response) into the response's `pairContacts`.
+ *    the removal marks; writes the contacts of the pairs without a dynamic body into
+ *    `physics.contacts`.
  * 4. `respond` (response/resolve.ts), only when some entity holds Response, reads the grids,
- *    `pairContacts`, Position, Velocity, the shapes, Response and gravity; writes Position and
- *    Velocity of the dynamic bodies (moved to the end of the tick through their impacts) and
- *    `physics.contacts` (`pairContacts` merged with the contacts of the paths taken).
+ *    Position, Velocity, the shapes, Response and gravity; writes Position and Velocity of the
+ *    dynamic bodies (moved to the end of the tick through their impacts) and merges the contacts of
+ *    the paths taken into `physics.contacts` (in place: the list is built once).
  * 5. `diffContacts` (step/contactDiff.ts) reads `physics.contacts`, the previous tick's pairs and
  *    the removal marks; writes the BEGAN / PERSISTING flags, `began`, `ended` and the previous pairs.
  * 6. `updateContactData`, `applyContactComponent` (contacts/contactComponent.ts), with the
@@ -34,7 +34,7 @@ import { applyContactComponent, updateContactData } from '../contacts/contactCom
 import { PhysicsInputError } from '../physics/errors.js';
 import { checkLive, internalsOf, setTick } from '../physics/internal.js';
 import type { Physics } from '../physics/physicsTypes.js';
-import { respond, responseOf } from '../response/resolve.js';
+import { respond } from '../response/resolve.js';
 import { clearPurged } from './clearPurged.js';
 import { diffContacts } from './contactDiff.js';
 import { updateBroadphase } from './findPairs.js';
@@ -80,12 +80,8 @@ export function runBroadphase(physics: Physics): void {
  */
 export function runNarrowphase(physics: Physics): void {
   checkInstance(physics);
-  if (internalsOf(physics).responseCount === 0) {
-    testPairs(physics, physics.contacts);
-  } else {
-    testPairs(physics, responseOf(physics).pairContacts);
-    respond(physics);
-  }
+  testPairs(physics);
+  if (internalsOf(physics).responseCount !== 0) respond(physics);
   diffContacts(physics);
   if (physics.contactComponent) {
     updateContactData(physics);

@@ -1,8 +1,8 @@
 /**
  * The narrowphase stage of a tick: every candidate pair without a dynamic body through the geometry
- * functions, into a contact list (sorted by (a, b) because the candidate pairs are): the world's
- * `physics.contacts`, or, when the response runs, the response's `pairContacts`, which it merges
- * with the contacts of the dynamic bodies' paths. Pure over typed arrays.
+ * functions, into `physics.contacts` (sorted by (a, b) because the candidate pairs are), into which
+ * the response, when it runs, merges the contacts of the dynamic bodies' paths. Pure over typed
+ * arrays.
  *
  * A pair is in contact when the two bodies touch at any moment of the tick's motion (relative
  * velocity × dt) with continuous contacts on, or at the current pose otherwise. `toi` is the first
@@ -20,7 +20,7 @@ import type { SphereShape, Vec3 } from '../geometry/types.js';
 import { ScratchBox, ScratchCast, ScratchContact, ScratchSphere, ScratchVec3 } from '../geometry/scratch.js';
 import { loadBox } from '../physics/bodyReads.js';
 import { contactListReserve } from '../physics/idLists.js';
-import { BodyFlags, ContactFlags, type ContactList, type Physics } from '../physics/physicsTypes.js';
+import { BodyFlags, ContactFlags, type Physics } from '../physics/physicsTypes.js';
 import { internalsOf } from '../physics/internal.js';
 import { isDynamic } from '../response/isDynamic.js';
 
@@ -52,8 +52,9 @@ function loadMotion(physics: Physics, eid: number, out: Vec3): void {
   out.z = dt === 0 ? 0 : v.z[eid] * dt;
 }
 
-/** Appends the current `contact` (toi 0) or `cast` (toi > 0, point moved with b) to `list`. */
-function pushContact(physics: Physics, list: ContactList, a: number, b: number, swept: boolean): void {
+/** Appends the current `contact` (toi 0) or `cast` (toi > 0, point moved with b) to the contact list. */
+function pushContact(physics: Physics, a: number, b: number, swept: boolean): void {
+  const list = physics.contacts;
   const i = list.count++;
   const r = swept ? cast : contact;
   list.a[i] = a;
@@ -84,17 +85,17 @@ function loadRelativeMotion(physics: Physics, a: number, b: number): boolean {
   return motion.x !== 0 || motion.y !== 0 || motion.z !== 0;
 }
 
-function testPair(physics: Physics, list: ContactList, a: number, b: number): void {
+function testPair(physics: Physics, a: number, b: number): void {
   loadSphere(physics, a, sphereA);
   const moving = loadRelativeMotion(physics, a, b);
   if ((internalsOf(physics).flags[b] & SPHERE) !== 0) {
     loadSphere(physics, b, sphereB);
-    if (contactSphereSphere(sphereA, sphereB, contact)) pushContact(physics, list, a, b, false);
-    else if (moving && castSphereSphere(sphereA, motion, sphereB, cast)) pushContact(physics, list, a, b, true);
+    if (contactSphereSphere(sphereA, sphereB, contact)) pushContact(physics, a, b, false);
+    else if (moving && castSphereSphere(sphereA, motion, sphereB, cast)) pushContact(physics, a, b, true);
   } else {
     loadBox(physics, b, box);
-    if (contactSphereBox(sphereA, box, contact)) pushContact(physics, list, a, b, false);
-    else if (moving && castSphereBox(sphereA, motion, box, cast)) pushContact(physics, list, a, b, true);
+    if (contactSphereBox(sphereA, box, contact)) pushContact(physics, a, b, false);
+    else if (moving && castSphereBox(sphereA, motion, box, cast)) pushContact(physics, a, b, true);
   }
 }
 
@@ -102,12 +103,12 @@ function testPair(physics: Physics, list: ContactList, a: number, b: number): vo
  * Box–box pair (a, b), a the lower id, at least one moving: the static contact, else (with relative
  * motion) the swept one, as for spheres; normal from b toward a.
  */
-function testBoxPair(physics: Physics, list: ContactList, a: number, b: number): void {
+function testBoxPair(physics: Physics, a: number, b: number): void {
   loadBox(physics, a, boxA);
   loadBox(physics, b, box);
   const moving = loadRelativeMotion(physics, a, b);
-  if (contactBoxBox(boxA, box, contact)) pushContact(physics, list, a, b, false);
-  else if (moving && castBoxBox(boxA, motion, box, cast)) pushContact(physics, list, a, b, true);
+  if (contactBoxBox(boxA, box, contact)) pushContact(physics, a, b, false);
+  else if (moving && castBoxBox(boxA, motion, box, cast)) pushContact(physics, a, b, true);
 }
 
 /** Whether (a, b) is a box–box pair the broadphase lists: two boxes (not spheres), a < b, one moving. */
@@ -134,12 +135,13 @@ function stillCandidate(physics: Physics, a: number, b: number): boolean {
 }
 
 /**
- * Tests the candidate pairs `internalsOf(physics).pairs` into `list` (its count reset first). With
- * dynamic bodies (spheres with Response), their pairs are skipped: the response moves them and
- * records the contacts of the paths they take (src/response).
+ * Tests the candidate pairs `internalsOf(physics).pairs` into `physics.contacts` (its count reset
+ * first). With dynamic bodies (spheres with Response), their pairs are skipped: the response moves
+ * them and merges the contacts of the paths they take (src/response).
  */
-export function testPairs(physics: Physics, list: ContactList): void {
+export function testPairs(physics: Physics): void {
   const { pairs, flags, purgeMark, responseCount } = internalsOf(physics);
+  const list = physics.contacts;
   contactListReserve(list, pairs.count);
   list.count = 0;
   for (let i = 0; i < pairs.count; i++) {
@@ -150,7 +152,7 @@ export function testPairs(physics: Physics, list: ContactList): void {
     // A body removed between the broadphase and now is skipped, and so is a pair whose id was
     // recycled meanwhile as a body the pair no longer fits.
     if ((purgeMark[a] | purgeMark[b]) !== 0 && !stillCandidate(physics, a, b)) continue;
-    if ((flags[a] & SPHERE) !== 0 && (flags[b] & (SPHERE | BOX)) !== 0) testPair(physics, list, a, b);
-    else if ((flags[a] & (SPHERE | BOX)) === BOX && (flags[b] & (SPHERE | BOX)) === BOX) testBoxPair(physics, list, a, b);
+    if ((flags[a] & SPHERE) !== 0 && (flags[b] & (SPHERE | BOX)) !== 0) testPair(physics, a, b);
+    else if ((flags[a] & (SPHERE | BOX)) === BOX && (flags[b] & (SPHERE | BOX)) === BOX) testBoxPair(physics, a, b);
   }
 }

@@ -13,7 +13,7 @@ import {
 } from '../../src/index.js';
 import { applyContactComponent, updateContactData } from '../../src/contacts/contactComponent.js';
 import { internalsOf, setTick } from '../../src/physics/internal.js';
-import { respond, responseOf } from '../../src/response/resolve.js';
+import { respond } from '../../src/response/resolve.js';
 import { R_IMPACTS } from '../../src/response/responseState.js';
 import { clearPurged } from '../../src/step/clearPurged.js';
 import { diffContacts } from '../../src/step/contactDiff.js';
@@ -139,7 +139,7 @@ describe('two instances with dynamic bodies in one process', () => {
     const stages: Array<(p: Physics) => void> = [
       applyGravity,
       updateBroadphase,
-      (p) => testPairs(p, responseOf(p).pairContacts),
+      testPairs,
       respond,
       diffContacts,
       (p) => {
