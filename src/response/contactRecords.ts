@@ -1,13 +1,13 @@
 /**
  * Contacts of dynamic bodies: the pairs a dynamic sphere actually touched along the path it took
  * this tick (its first touch of each pair: an impact it reacted to, a touch it slid along or left,
- * or a sensor it crossed), recorded by the resolution, then merged with the narrowphase's contacts
- * of the other pairs into `physics.contacts`, sorted by (a, b).
+ * or a sensor it crossed), recorded by the resolution, then merged into `physics.contacts`, which
+ * holds the narrowphase's contacts of the other pairs, sorted by (a, b).
  *
  * Conventions as the contact list's: a is the sphere of a sphere–box pair and the lower id of two
  * spheres; the normal points from b toward a; the point is on b, in the world at the time of
  * impact; toi is the fraction of the tick at that time; depth is the overlap then (0 for a swept
- * touch). Numbers are passed through the named slots of `REC_IN` (no boxing).
+ * touch). A record's numbers are passed through the named slots of `ResponseState.recIn`.
  * @module
  */
 import { sortIds } from '../grid/sortIds.js';
@@ -15,8 +15,7 @@ import { contactListReserve } from '../physics/idLists.js';
 import type { ContactList } from '../physics/physicsTypes.js';
 import { REC_SLOTS, reserveRecord, type ResponseState } from './responseState.js';
 
-/** Input slots of `recordContact`: normal from the partner toward the owner, depth, world point, toi. */
-export const REC_IN = new Float64Array(REC_SLOTS);
+/** Slots of `ResponseState.recIn`, the input of `recordContact`: normal from the partner toward the owner, depth, world point, toi. */
 export const RI_NX = 0, RI_DEPTH = 3, RI_PX = 4, RI_TOI = 7;
 
 /** Whether the pair (a, b) has a record (owned by a). */
@@ -37,7 +36,7 @@ export function isRecorded(s: ResponseState, owner: number, other: number, other
 }
 
 /**
- * Records the first touch of the pair of dynamic `owner` and `other` this tick from `REC_IN`
+ * Records the first touch of the pair of dynamic `owner` and `other` this tick from `s.recIn`
  * (normal from other toward owner); a later touch of the same pair is ignored. `flags`: ContactFlags
  * bits (SENSOR).
  */
@@ -55,8 +54,9 @@ export function recordContact(s: ResponseState, owner: number, other: number, ot
   s.recFlags[r] = flags;
   const o = REC_SLOTS * r;
   const sign = a === owner ? 1 : -1;
-  for (let k = 0; k < 3; k++) s.recF[o + k] = sign * REC_IN[RI_NX + k];
-  for (let k = 3; k < REC_SLOTS; k++) s.recF[o + k] = REC_IN[k];
+  const rec = s.recIn;
+  for (let k = 0; k < 3; k++) s.recF[o + k] = sign * rec[RI_NX + k];
+  for (let k = 3; k < REC_SLOTS; k++) s.recF[o + k] = rec[k];
 }
 
 /** Clears the records (and the owners' heads) for the next tick. */
@@ -115,27 +115,27 @@ function sortOwner(s: ResponseState, a: number): number {
 }
 
 /**
- * Merges the records into `list` (which holds the narrowphase's contacts of the other pairs, sorted
- * by (a, b)), keeping it sorted; `base` is scratch.
+ * Merges the records into `list`, which holds the narrowphase's contacts of the pairs without a
+ * dynamic body, sorted by (a, b), keeping it sorted. In place, from the back: each contact moves at
+ * most once, to its final slot (no pair is both a record and a listed contact: every record has a
+ * dynamic body, the narrowphase lists none).
  */
-export function mergeRecords(s: ResponseState, list: ContactList, base: ContactList): void {
+export function mergeRecords(s: ResponseState, list: ContactList): void {
   const n0 = list.count;
-  contactListReserve(base, n0);
-  for (let i = 0; i < n0; i++) copyContact(list, i, base, i);
-  contactListReserve(list, n0 + s.recCount);
+  const total = n0 + s.recCount;
+  contactListReserve(list, total);
   sortIds(s.owners, s.ownerCount);
-  let i = 0;
-  let j = 0;
-  for (let o = 0; o < s.ownerCount; o++) {
+  let i = n0 - 1;
+  let j = total - 1;
+  for (let o = s.ownerCount - 1; o >= 0; o--) {
     const a = s.owners[o];
     const n = sortOwner(s, a);
-    for (let k = 0; k < n; k++) {
+    for (let k = n - 1; k >= 0; k--) {
       const r = s.sorted[k];
       const b = s.recB[r];
-      while (i < n0 && (base.a[i] < a || (base.a[i] === a && base.b[i] < b))) copyContact(base, i++, list, j++);
-      writeRecord(s, r, list, j++);
+      while (i >= 0 && (list.a[i] > a || (list.a[i] === a && list.b[i] > b))) copyContact(list, i--, list, j--);
+      writeRecord(s, r, list, j--);
     }
   }
-  while (i < n0) copyContact(base, i++, list, j++);
-  list.count = j;
+  list.count = total;
 }

@@ -5,9 +5,10 @@
  * castSphereSphere) with the motion relative to the partner. World frame, length units; the normal
  * points from the partner toward the sphere; the point is on the partner, in the world at impact.
  *
- * Candidates come from the grids the broadphase built this tick, queried with the bounds of the
- * remaining path: static boxes (exact), kinematic bodies (their items cover the whole tick's swept
- * bounds: exact) and dynamic spheres (their items cover a ball of their start-of-tick speed).
+ * Candidates come from the grids the broadphase built this tick (`s.staticGrid`, `s.dynamicGrid`,
+ * handed over by `respond`), queried with the bounds of the remaining path: static boxes (exact),
+ * kinematic bodies (their items cover the whole tick's swept bounds: exact) and dynamic spheres
+ * (their items cover a ball of their start-of-tick speed).
  *
  * Touching (toi 0): a pair whose relative normal velocity is not approaching (≥ −1e-12 × the
  * relative speed) is a touch, recorded as a contact and ignored (a sphere against a convex body
@@ -22,13 +23,11 @@ import { castSphereBox } from '../geometry/castSphereBox.js';
 import { castSphereSphere } from '../geometry/castSphereSphere.js';
 import { contactSphereBox } from '../geometry/contactSphereBox.js';
 import { contactSphereSphere } from '../geometry/contactSphereSphere.js';
-import { ScratchBox, ScratchCast, ScratchContact, ScratchSphere, ScratchVec3 } from '../geometry/scratch.js';
 import { loadBox, SW_MX, SW_R, SW_X, SWEEP_SLOTS, sweptSphereBounds } from '../physics/bodyReads.js';
 import { internalsOf } from '../physics/internal.js';
 import { BodyFlags, ContactFlags, type Physics } from '../physics/physicsTypes.js';
 import { heapPush } from './eventQueue.js';
-import { isRecorded, recordContact, REC_IN, RI_DEPTH, RI_NX, RI_PX, RI_TOI } from './contactRecords.js';
-import { C_REST, CONFIG } from './react.js';
+import { isRecorded, recordContact, RI_DEPTH, RI_NX, RI_PX, RI_TOI } from './contactRecords.js';
 import { addConstraint } from './solver.js';
 import { DYNAMIC, R_CASTS, reserveEvents, type ResponseState } from './responseState.js';
 
@@ -56,37 +55,26 @@ export const PUSH_OUTS = 3;
  * only deeper overlaps, so that a second box the sphere started in is still left.
  */
 export const PUSH_EPS = 1e-12;
-/** Which start-of-tick overlaps the current pass pushes out. */
+/** Values of `ResponseState.pushing`: which start-of-tick overlaps the current pass pushes out. */
 const PUSH_NONE = 0, PUSH_ANY = 1, PUSH_DEEP = 2;
 
-const sphereA = new ScratchSphere();
-const sphereX = new ScratchSphere();
-const box = new ScratchBox();
-const motion = new ScratchVec3();
-const cast = new ScratchCast();
-const contact = new ScratchContact();
+/** Bounds of the path query. */
 const q = new Float64Array(6);
 /** Input of `sweptSphereBounds` for the path query (slots `SW_*`). */
 const SWEEP = new Float64Array(SWEEP_SLOTS);
-/** Partner's velocity over its remaining path this tick (length units per second; 0 when at rest). */
-const partnerV = new Float64Array(3);
-/** The best event so far: time, partner, normal, world point. */
-const best = new Float64Array(8);
+/** Slots of `ResponseState.best`, the earliest event of the current prediction: time, partner, normal, world point. */
 const B_TIME = 0, B_PARTNER = 1, B_N = 2, B_P = 5;
-/** The time the current prediction starts from (a typed slot: no boxed number between functions). */
-const NOW = new Float64Array(1);
-/** Which start-of-tick overlaps push the sphere out in this pass (PUSH_NONE, PUSH_ANY, PUSH_DEEP). */
-let pushing = PUSH_ANY;
-/** Start-of-tick contacts listed before this prediction (a push-out pass lists them again). */
-let conStart = 0;
-/** Whether touches at time 0 are collected for the start-of-tick solve (the first predictions). */
-export const COLLECT = new Uint8Array(1);
 /** Normal of a collected touch. */
 const touchN = new Float64Array(3);
 
-/** Loads the partner's shape at time T into `sphereX` or `box`, and its velocity into `partnerV`. */
+/**
+ * Loads the partner's shape at the current time into `s.shapes` (partnerSphere or partnerBox), and
+ * its velocity into `s.partnerV`.
+ */
 function loadPartner(physics: Physics, s: ResponseState, x: number): void {
-  const now = NOW[0];
+  const { partnerSphere: sphereX, partnerBox: box } = s.shapes;
+  const now = s.clock[0];
+  const partnerV = s.partnerV;
   const { Position: p, Velocity: v } = physics.components;
   const f = internalsOf(physics).flags[x];
   const st = s.state[x];
@@ -111,10 +99,9 @@ function loadPartner(physics: Physics, s: ResponseState, x: number): void {
   box.center.z = cz;
 }
 
-/** Queries both grids with the bounds of `a`'s remaining path into `internal.query`. */
-function queryPath(physics: Physics, a: number): void {
-  const now = NOW[0];
-  const internal = internalsOf(physics);
+/** Queries both grids with the bounds of `a`'s remaining path into `s.path`. */
+function queryPath(physics: Physics, s: ResponseState, a: number): void {
+  const now = s.clock[0];
   const { Position: p, Velocity: v, Sphere: sp } = physics.components;
   const t = (1 - now) * physics.dt;
   SWEEP[SW_X] = p.x[a];
@@ -125,10 +112,11 @@ function queryPath(physics: Physics, a: number): void {
   SWEEP[SW_MX + 1] = v.y[a] * t;
   SWEEP[SW_MX + 2] = v.z[a] * t;
   sweptSphereBounds(SWEEP, q);
-  const out = internal.query;
+  const out = s.path;
   out.count = 0;
-  gridQuerySlice(internal.staticGrid, out, q, 0, WHOLE_TICK);
-  if (internal.dynamicGrid.count > 0) gridQuerySlice(internal.dynamicGrid, out, q, 0, WHOLE_TICK);
+  gridQuerySlice(s.staticGrid!, out, q, 0, WHOLE_TICK);
+  const dynamicGrid = s.dynamicGrid!;
+  if (dynamicGrid.count > 0) gridQuerySlice(dynamicGrid, out, q, 0, WHOLE_TICK);
 }
 
 /** Whether `a` and `x` may touch: shapes, filters. */
@@ -140,21 +128,23 @@ function mayTouch(physics: Physics, a: number, x: number): boolean {
 
 /** Pushes `a` out of obstacle `x` (overlapping at the start of the tick) by the contact depth; records it. */
 function pushOut(physics: Physics, s: ResponseState, a: number, x: number, flags: number): boolean {
+  const { sphere: sphereA, partnerSphere: sphereX, partnerBox: box, contact } = s.shapes;
   const xSphere = (internalsOf(physics).flags[x] & SPHERE) !== 0;
   const hit = xSphere ? contactSphereSphere(sphereA, sphereX, contact) : contactSphereBox(sphereA, box, contact);
   if (!hit) return false;
   const d = contact.depth;
   const c = sphereA.center;
-  if (pushing === PUSH_DEEP && !(d > PUSH_EPS * (1 + Math.abs(c.x) + Math.abs(c.y) + Math.abs(c.z) + sphereA.radius))) return false;
+  if (s.pushing === PUSH_DEEP && !(d > PUSH_EPS * (1 + Math.abs(c.x) + Math.abs(c.y) + Math.abs(c.z) + sphereA.radius))) return false;
   const n = contact.normal;
-  REC_IN[RI_NX] = n.x;
-  REC_IN[RI_NX + 1] = n.y;
-  REC_IN[RI_NX + 2] = n.z;
-  REC_IN[RI_DEPTH] = d;
-  REC_IN[RI_PX] = contact.point.x;
-  REC_IN[RI_PX + 1] = contact.point.y;
-  REC_IN[RI_PX + 2] = contact.point.z;
-  REC_IN[RI_TOI] = 0;
+  const rec = s.recIn;
+  rec[RI_NX] = n.x;
+  rec[RI_NX + 1] = n.y;
+  rec[RI_NX + 2] = n.z;
+  rec[RI_DEPTH] = d;
+  rec[RI_PX] = contact.point.x;
+  rec[RI_PX + 1] = contact.point.y;
+  rec[RI_PX + 2] = contact.point.z;
+  rec[RI_TOI] = 0;
   recordContact(s, a, x, xSphere, flags);
   if (!(d > 0) || (flags & ContactFlags.SENSOR) !== 0) return false;
   const p = physics.components.Position;
@@ -164,30 +154,34 @@ function pushOut(physics: Physics, s: ResponseState, a: number, x: number, flags
   return true;
 }
 
-/** Records a touch of `a` and `x` at time `now` from `cast` (toi 0). */
+/** Records a touch of `a` and `x` at the current time from `cast` (toi 0). */
 function recordTouch(s: ResponseState, a: number, x: number, xSphere: boolean, flags: number): void {
-  REC_IN[RI_NX] = cast.normal.x;
-  REC_IN[RI_NX + 1] = cast.normal.y;
-  REC_IN[RI_NX + 2] = cast.normal.z;
-  REC_IN[RI_DEPTH] = 0;
-  REC_IN[RI_PX] = cast.point.x;
-  REC_IN[RI_PX + 1] = cast.point.y;
-  REC_IN[RI_PX + 2] = cast.point.z;
-  REC_IN[RI_TOI] = NOW[0];
+  const cast = s.shapes.cast;
+  const rec = s.recIn;
+  rec[RI_NX] = cast.normal.x;
+  rec[RI_NX + 1] = cast.normal.y;
+  rec[RI_NX + 2] = cast.normal.z;
+  rec[RI_DEPTH] = 0;
+  rec[RI_PX] = cast.point.x;
+  rec[RI_PX + 1] = cast.point.y;
+  rec[RI_PX + 2] = cast.point.z;
+  rec[RI_TOI] = s.clock[0];
   recordContact(s, a, x, xSphere, flags);
 }
 
 /**
- * Casts `a` (at its pose at time `now`) against candidate `x`; keeps the earliest impact in `best`.
- * Returns true when `a` was pushed out of an overlap (the caller predicts again).
+ * Casts `a` (at its pose at the current time) against candidate `x`; keeps the earliest impact in
+ * `s.best`. Returns true when `a` was pushed out of an overlap (the caller predicts again).
  */
 function castPartner(physics: Physics, s: ResponseState, a: number, x: number): boolean {
-  const now = NOW[0];
+  const { sphere: sphereA, partnerSphere: sphereX, partnerBox: box, motion, cast } = s.shapes;
+  const now = s.clock[0];
   const flags = internalsOf(physics).flags;
   const sensor = ((flags[a] | flags[x]) & SENSOR) !== 0 ? ContactFlags.SENSOR : 0;
   const xSphere = (flags[x] & SPHERE) !== 0;
   if (sensor !== 0 && isRecorded(s, a, x, xSphere)) return false;
   loadPartner(physics, s, x);
+  const partnerV = s.partnerV;
   const v = physics.components.Velocity;
   const rx = v.x[a] - partnerV[0], ry = v.y[a] - partnerV[1], rz = v.z[a] - partnerV[2];
   const t = (1 - now) * physics.dt;
@@ -199,21 +193,21 @@ function castPartner(physics: Physics, s: ResponseState, a: number, x: number): 
   if (!hit) return false;
   const u = cast.toi;
   if (u === 0) {
-    if (now === 0 && pushing !== PUSH_NONE && s.state[x] === 0 && sensor === 0 && pushOut(physics, s, a, x, sensor)) return true;
+    if (now === 0 && s.pushing !== PUSH_NONE && s.state[x] === 0 && sensor === 0 && pushOut(physics, s, a, x, sensor)) return true;
     const n = cast.normal;
     const vn = rx * n.x + ry * n.y + rz * n.z;
-    if (now === 0 && COLLECT[0] === 1 && sensor === 0 && (s.state[x] !== DYNAMIC || a < x)) {
+    if (now === 0 && s.collect === 1 && sensor === 0 && (s.state[x] !== DYNAMIC || a < x)) {
       touchN[0] = n.x;
       touchN[1] = n.y;
       touchN[2] = n.z;
       addConstraint(s, a, x, touchN);
     }
-    if (sensor !== 0 || vn >= -(APPROACH_EPS * Math.sqrt(rx * rx + ry * ry + rz * rz) + (s.state[x] === DYNAMIC ? REST_TOL * CONFIG[C_REST] : 0))) {
+    if (sensor !== 0 || vn >= -(APPROACH_EPS * Math.sqrt(rx * rx + ry * ry + rz * rz) + (s.state[x] === DYNAMIC ? REST_TOL * s.rest[0] : 0))) {
       recordTouch(s, a, x, xSphere, sensor);
       return false;
     }
   }
-  if (u > 0 && now === 0 && COLLECT[0] === 1 && sensor === 0 && (s.state[x] !== DYNAMIC || a < x) && u * u * (motion.x * motion.x + motion.y * motion.y + motion.z * motion.z) <= REST_SKIN * REST_SKIN * sphereA.radius * sphereA.radius) {
+  if (u > 0 && now === 0 && s.collect === 1 && sensor === 0 && (s.state[x] !== DYNAMIC || a < x) && u * u * (motion.x * motion.x + motion.y * motion.y + motion.z * motion.z) <= REST_SKIN * REST_SKIN * sphereA.radius * sphereA.radius) {
     // Within the rest skin at the start of the tick: a resting contact for the solve as well.
     touchN[0] = cast.normal.x;
     touchN[1] = cast.normal.y;
@@ -221,6 +215,7 @@ function castPartner(physics: Physics, s: ResponseState, a: number, x: number): 
     addConstraint(s, a, x, touchN);
   }
   const te = u === 0 ? now : now + u * (1 - now);
+  const best = s.best;
   if (te > best[B_TIME] || (te === best[B_TIME] && x > best[B_PARTNER])) return false;
   const lag = u * t;
   best[B_TIME] = te;
@@ -236,16 +231,17 @@ function castPartner(physics: Physics, s: ResponseState, a: number, x: number): 
 
 /** One pass over `a`'s candidates; returns true when `a` was pushed out (predict again). */
 function scan(physics: Physics, s: ResponseState, a: number): boolean {
+  const sphereA = s.shapes.sphere;
   const p = physics.components.Position;
-  queryPath(physics, a);
+  queryPath(physics, s, a);
   sphereA.center.x = p.x[a];
   sphereA.center.y = p.y[a];
   sphereA.center.z = p.z[a];
   sphereA.radius = physics.components.Sphere.radius[a];
-  best[B_TIME] = 2;
-  best[B_PARTNER] = 0;
-  s.conCount = conStart;
-  const query = internalsOf(physics).query;
+  s.best[B_TIME] = 2;
+  s.best[B_PARTNER] = 0;
+  s.conCount = s.conStart;
+  const query = s.path;
   const n = query.count;
   for (let k = 0; k < n; k++) {
     const x = query.ids[k];
@@ -254,9 +250,10 @@ function scan(physics: Physics, s: ResponseState, a: number): boolean {
   return false;
 }
 
-/** Appends the event in `best` for owner `a`. */
+/** Appends the event in `s.best` for owner `a`. */
 function pushBest(s: ResponseState, a: number): void {
   reserveEvents(s, 1);
+  const best = s.best;
   const e = s.evCount++;
   const x = best[B_PARTNER];
   s.evTime[e] = best[B_TIME];
@@ -272,17 +269,16 @@ function pushBest(s: ResponseState, a: number): void {
 }
 
 /**
- * Predicts the next impact of dynamic body `a`, whose Position is its pose at time `clock[0]` (its
- * local time), and queues it; records the touches found on the way.
+ * Predicts the next impact of dynamic body `a`, whose Position is its pose at the current time
+ * `s.clock[0]` (its local time), and queues it; records the touches found on the way.
  */
-export function predict(physics: Physics, s: ResponseState, a: number, clock: Float64Array): void {
-  NOW[0] = clock[0];
-  conStart = s.conCount;
+export function predict(physics: Physics, s: ResponseState, a: number): void {
+  s.conStart = s.conCount;
   // Push-outs (overlaps at the start of the tick): PUSH_OUTS of any depth, PUSH_OUTS more of deep
   // overlaps only; then predict from where it is.
   for (let pass = 0; ; pass++) {
-    pushing = pass < PUSH_OUTS ? PUSH_ANY : pass < 2 * PUSH_OUTS ? PUSH_DEEP : PUSH_NONE;
+    s.pushing = pass < PUSH_OUTS ? PUSH_ANY : pass < 2 * PUSH_OUTS ? PUSH_DEEP : PUSH_NONE;
     if (!scan(physics, s, a)) break;
   }
-  if (best[B_TIME] <= 1) pushBest(s, a);
+  if (s.best[B_TIME] <= 1) pushBest(s, a);
 }

@@ -8,7 +8,7 @@
  *   "Improved collision detection and response", 2003); `BOUNCE` u' = u − (1 + e) un n;
  * - two dynamic spheres: an impulse along n, j = −(1 + e) un / (1/ma + 1/mb), e the larger of the
  *   two restitutions (as Box2D mixes it): momentum is conserved, and kinetic energy with e = 1.
- * An approach slower than `CONFIG[C_REST]` (two ticks of gravity) does not bounce (e = 0), so
+ * An approach slower than the rest speed `s.rest[0]` (two ticks of gravity) does not bounce (e = 0), so
  * that bodies come to rest on floors instead of hopping by one tick of gravity forever.
  * @module
  */
@@ -16,14 +16,7 @@ import { ResponseMode } from '../../components/index.js';
 import type { Physics } from '../physics/physicsTypes.js';
 import { PLANE_SLOTS, type ResponseState } from './responseState.js';
 
-/** Per-tick settings: slot C_REST, the approach speed below which impacts do not bounce. */
-export const CONFIG = new Float64Array(1);
-export const C_REST = 0;
-
-/** Working vector: the relative velocity being reacted. */
-const u = new Float64Array(3);
-
-/** Writes the restitution of `eid`, clamped to [0, 1], to `out[k]` (typed slots: no boxed return). */
+/** Writes the restitution of `eid`, clamped to [0, 1], to `out[k]`. */
 export function restitutionOf(physics: Physics, eid: number, out: Float64Array, k: number): void {
   const e = physics.components.Response.restitution[eid];
   out[k] = e > 0 ? (e < 1 ? e : 1) : 0;
@@ -41,19 +34,17 @@ export function inverseMass(physics: Physics, eid: number, out: Float64Array, k:
   out[k] = inv < Infinity ? inv : Number.MAX_VALUE;
 }
 
-/** Scratch slots: restitutions and inverse masses of a pair. */
-const pair = new Float64Array(4);
-
-/** Removes from `u` its component into plane `o` of `planes` (unit normal). */
-function dotPlane(planes: Float64Array, o: number): number {
+/** The component of `u` along plane `o` of `planes` (unit normal). */
+function dotPlane(u: Float64Array, planes: Float64Array, o: number): number {
   return u[0] * planes[o] + u[1] * planes[o + 1] + u[2] * planes[o + 2];
 }
 
 /**
- * Collide-and-slide on `u` against normal n (at `n[o..o+3]`) and the body's earlier planes of this
- * tick; stores n as a plane.
+ * Collide-and-slide on the relative velocity `s.relV` against normal n (at `n[o..o+3]`) and the
+ * body's earlier planes of this tick; stores n as a plane.
  */
 function slide(s: ResponseState, a: number, n: Float64Array, o: number): void {
+  const u = s.relV;
   const nx = n[o], ny = n[o + 1], nz = n[o + 2];
   let un = u[0] * nx + u[1] * ny + u[2] * nz;
   u[0] -= un * nx;
@@ -71,7 +62,7 @@ function slide(s: ResponseState, a: number, n: Float64Array, o: number): void {
   const speed = Math.sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
   for (let i = 0; i < count; i++) {
     const o2 = base + 3 * i;
-    if (!(dotPlane(planes, o2) < -1e-12 * speed)) continue;
+    if (!(dotPlane(u, planes, o2) < -1e-12 * speed)) continue;
     const mx = planes[o2], my = planes[o2 + 1], mz = planes[o2 + 2];
     const dx = ny * mz - nz * my, dy = nz * mx - nx * mz, dz = nx * my - ny * mx;
     const dd = dx * dx + dy * dy + dz * dz;
@@ -80,7 +71,7 @@ function slide(s: ResponseState, a: number, n: Float64Array, o: number): void {
     u[1] = dy * k;
     u[2] = dz * k;
     const other = base + 3 * (1 - i);
-    if (count === 2 && dotPlane(planes, other) < -1e-12 * speed) u[0] = u[1] = u[2] = 0;
+    if (count === 2 && dotPlane(u, planes, other) < -1e-12 * speed) u[0] = u[1] = u[2] = 0;
     break;
   }
   const slot = count < 2 ? count : 1;
@@ -100,6 +91,7 @@ export function reactObstacle(physics: Physics, s: ResponseState, a: number, e: 
   const n = s.evN;
   const o = 3 * e;
   const nx = n[o], ny = n[o + 1], nz = n[o + 2];
+  const u = s.relV;
   u[0] = v.x[a] - w[0];
   u[1] = v.y[a] - w[1];
   u[2] = v.z[a] - w[2];
@@ -114,8 +106,8 @@ export function reactObstacle(physics: Physics, s: ResponseState, a: number, e: 
     return;
   }
   if (un >= 0) return;
-  restitutionOf(physics, a, pair, 0);
-  const e1 = mode === ResponseMode.BOUNCE && -un >= CONFIG[C_REST] ? pair[0] : 0;
+  restitutionOf(physics, a, s.pair, 0);
+  const e1 = mode === ResponseMode.BOUNCE && -un >= s.rest[0] ? s.pair[0] : 0;
   if (e1 === 0) slide(s, a, n, o);
   else {
     const k = (1 + e1) * un;
@@ -135,12 +127,13 @@ export function reactPair(physics: Physics, s: ResponseState, a: number, b: numb
   const nx = s.evN[o], ny = s.evN[o + 1], nz = s.evN[o + 2];
   const un = (v.x[a] - v.x[b]) * nx + (v.y[a] - v.y[b]) * ny + (v.z[a] - v.z[b]) * nz;
   if (!(un < 0)) return;
+  const pair = s.pair;
   restitutionOf(physics, a, pair, 0);
   restitutionOf(physics, b, pair, 1);
   inverseMass(physics, a, pair, 2);
   inverseMass(physics, b, pair, 3);
   const ea = pair[0], eb = pair[1], ia = pair[2], ib = pair[3];
-  const e1 = -un >= CONFIG[C_REST] ? (ea > eb ? ea : eb) : 0;
+  const e1 = -un >= s.rest[0] ? (ea > eb ? ea : eb) : 0;
   const j = (-(1 + e1) * un) / (ia + ib);
   const ja = j * ia, jb = j * ib;
   v.x[a] += ja * nx;

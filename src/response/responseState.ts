@@ -1,12 +1,20 @@
 /**
- * Buffers of the collision response (src/response): per-body state within a tick, the event
- * pool and its binary heap, and the contact records of dynamic bodies. Typed arrays only, grown by
- * doubling outside the per-event loops; reset (not reallocated) at each tick.
+ * The state of the collision response (src/response), one per physics instance
+ * (`internalsOf(physics).response`, created by `responseOf` (resolve.ts) at the first tick with a dynamic
+ * body): per-body state within a tick, the event pool and its queue, the contact records of dynamic
+ * bodies, and the values the response's
+ * functions pass one another within a tick (the current time, the rest speed, the best event of a
+ * prediction...). Nothing of the response lives in module variables, so instances stepped
+ * interleaved in one process do not share anything. Typed arrays grown by doubling outside the
+ * per-event loops; reset (not reallocated) at each tick.
  *
- * Times are fractions of the tick in [0, 1]; positions and normals in the world frame.
+ * Times are fractions of the tick in [0, 1]; positions and normals in the world frame; velocities in
+ * length units per second.
  * @module
  */
 
+import { ScratchBox, ScratchCast, ScratchContact, ScratchSphere, ScratchVec3 } from '../geometry/scratch.js';
+import type { Grid } from '../grid/grid.js';
 import { queryOutCreate, type QueryOut } from '../grid/query.js';
 import { growArray as grow } from '../math/grow.js';
 
@@ -16,7 +24,21 @@ export const DYNAMIC = 1, FROZEN = 2;
 /** Per-body slots of `ResponseState.planes`: up to two slide planes (unit normals) per body per tick. */
 export const PLANE_SLOTS = 6;
 
-/** The response's buffers. */
+/**
+ * The in/out objects of the current prediction's geometry calls (predict.ts): the predicted sphere
+ * at the current time, the partner's shape then, the motion relative to the partner over the
+ * remaining path, and the cast and contact results.
+ */
+export interface PredictShapes {
+  sphere: ScratchSphere;
+  partnerSphere: ScratchSphere;
+  partnerBox: ScratchBox;
+  motion: ScratchVec3;
+  cast: ScratchCast;
+  contact: ScratchContact;
+}
+
+/** The response's state. */
 export interface ResponseState {
   /** Entity-id capacity of the per-body arrays. */
   capacity: number;
@@ -67,10 +89,44 @@ export interface ResponseState {
   conCount: number;
   /** Per body: 1 when the start-of-tick solve changed its velocity. */
   solved: Uint8Array;
-  /** Dynamic bodies near a body that froze (its own query buffer: predictions use the instance's). */
+  /**
+   * The grids the broadphase built this tick (static boxes; moving bodies' swept items), handed over
+   * by `respond` at the start of each tick: the predictions query them, the response builds none.
+   */
+  staticGrid: Grid | null;
+  dynamicGrid: Grid | null;
+  /** Candidates of the current prediction's path query. */
+  path: QueryOut;
+  /** Dynamic bodies near a body that froze. */
   near: QueryOut;
   /** Work of the last tick: slots `R_*`. */
   work: Float64Array;
+  /** Slot 0: the current time of the resolution (the event being processed; predictions start from it). */
+  clock: Float64Array;
+  /** Slot 0: this tick's rest speed, 2 |gravity| dt: an approach slower than it does not bounce. */
+  rest: Float64Array;
+  /** 1 while the first predictions of the tick collect the touches at time 0 for the start-of-tick solve. */
+  collect: number;
+  /** Which start-of-tick overlaps the current prediction pass pushes out (`PUSH_*` of predict.ts). */
+  pushing: number;
+  /** Start-of-tick contacts listed before the current prediction (a push-out pass lists them again). */
+  conStart: number;
+  /** The current prediction's earliest event: time, partner, normal, world point (slots `B_*` of predict.ts). */
+  best: Float64Array;
+  /** The partner's velocity over its remaining path in the current cast (0 when at rest). */
+  partnerV: Float64Array;
+  /** The shapes and results of the current prediction's casts. */
+  shapes: PredictShapes;
+  /** A contact record's numbers on their way to `recordContact` (slots `RI_*` of contactRecords.ts). */
+  recIn: Float64Array;
+  /** The obstacle's velocity at the current event or solver contact (0 when static or frozen). */
+  obstacleV: Float64Array;
+  /** The relative velocity being reacted (react.ts). */
+  relV: Float64Array;
+  /** Restitutions and inverse masses of the current pair (react.ts, solver.ts). */
+  pair: Float64Array;
+  /** Solver: the largest approach speed of the contacts, the largest velocity change of the last pass. */
+  solverScale: Float64Array;
 }
 
 /** Constraint float slots (CON_SLOTS per contact): nx ny nz, accumulated impulse, target normal speed, inverse mass sum. */
@@ -78,6 +134,8 @@ export const CON_SLOTS = 6;
 
 /** Record float slots (REC_SLOTS per record): nx ny nz depth px py pz toi. */
 export const REC_SLOTS = 8;
+/** Slots of `best`: time, partner, normal (3), point (3). */
+export const BEST_SLOTS = 8;
 /** Work slot: impacts resolved (reactions) in the last tick. */
 export const R_IMPACTS = 0;
 /** Work slot: events popped (valid or stale). */
@@ -89,7 +147,7 @@ export const R_BODIES = 3;
 /** Work slot: bodies that reached maxIterations. */
 export const R_FROZEN = 4;
 
-/** Creates the response buffers for entity ids below `capacity`. */
+/** Creates the response state for entity ids below `capacity`. */
 export function responseStateCreate(capacity: number): ResponseState {
   const n = 64;
   return {
@@ -127,8 +185,27 @@ export function responseStateCreate(capacity: number): ResponseState {
     conF: new Float64Array(CON_SLOTS * n),
     conCount: 0,
     solved: new Uint8Array(capacity),
+    staticGrid: null,
+    dynamicGrid: null,
+    path: queryOutCreate(),
     near: queryOutCreate(),
     work: new Float64Array(5),
+    clock: new Float64Array(1),
+    rest: new Float64Array(1),
+    collect: 0,
+    pushing: 0,
+    conStart: 0,
+    best: new Float64Array(BEST_SLOTS),
+    partnerV: new Float64Array(3),
+    shapes: {
+      sphere: new ScratchSphere(), partnerSphere: new ScratchSphere(), partnerBox: new ScratchBox(),
+      motion: new ScratchVec3(), cast: new ScratchCast(), contact: new ScratchContact(),
+    },
+    recIn: new Float64Array(REC_SLOTS),
+    obstacleV: new Float64Array(3),
+    relV: new Float64Array(3),
+    pair: new Float64Array(4),
+    solverScale: new Float64Array(2),
   };
 }
 

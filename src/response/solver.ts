@@ -3,31 +3,28 @@
  * the first predictions, toi 0) are solved together before the events, by sequential impulses
  * (Catto, "Iterative Dynamics with Temporal Coherence", GDC 2005; Box2D's velocity solver) with
  * accumulated impulses clamped ≥ 0, so that a stack or a ball in a corner gets velocities that no
- * longer approach any of its touching partners in a few sweeps, instead of one impact per event.
+ * longer approach any of its touching partners in a few passes, instead of one impact per event.
  * Targets: the relative normal velocity after the solve is −e × before for an approach faster than
  * the rest threshold (e: BOUNCE restitution against obstacles, the larger restitution of two
- * dynamic spheres), else 0; a STOP body approaching an obstacle is stopped first. What the sweeps
+ * dynamic spheres), else 0; a STOP body approaching an obstacle is stopped first. What the passes
  * leave approaching is resolved as impacts by the events. World frame; normals from partner to body.
  * @module
  */
 import { ResponseMode } from '../../components/index.js';
 import { internalsOf } from '../physics/internal.js';
 import { BodyFlags, type Physics } from '../physics/physicsTypes.js';
-import { C_REST, CONFIG, inverseMass, restitutionOf } from './react.js';
+import { inverseMass, restitutionOf } from './react.js';
 import { CON_SLOTS, DYNAMIC, reserveConstraint, type ResponseState } from './responseState.js';
 
-/** Most sweeps over the contacts per tick. */
+/** Most passes over the contacts per tick. */
 export const SOLVER_SWEEPS = 128;
 /**
- * The sweeps stop once no velocity changed by more than this fraction of the largest approach
- * speed (or of the rest speed) in a sweep.
+ * The passes stop once no velocity changed by more than this fraction of the largest approach
+ * speed (or of the rest speed) in a pass.
  */
 export const SOLVER_TOL = 1e-6;
-/** Slots: largest approach speed of the contacts, largest velocity change of the last sweep. */
-const scale = new Float64Array(2);
-
-/** Partner velocity of the current contact. */
-const w = new Float64Array(3);
+/** Slots of `ResponseState.solverScale`: the largest approach speed of the contacts, the largest velocity change of the last pass. */
+const S_APPROACH = 0, S_CHANGE = 1;
 
 /** Appends a touching contact of dynamic `a` with `x`, normal from x toward a at `n[0..3]`. */
 export function addConstraint(s: ResponseState, a: number, x: number, n: Float64Array): void {
@@ -41,11 +38,8 @@ export function addConstraint(s: ResponseState, a: number, x: number, n: Float64
   s.conF[o + 2] = n[2];
 }
 
-/** Scratch slots: restitutions and inverse masses of a pair. */
-const pair = new Float64Array(4);
-
-/** Loads the velocity of partner `x` into `w` (0 when static). */
-function loadW(physics: Physics, s: ResponseState, x: number): void {
+/** Loads the velocity of partner `x` into `w` (0 when static or frozen). */
+function loadW(physics: Physics, s: ResponseState, x: number, w: Float64Array): void {
   const v = physics.components.Velocity;
   const moving = s.state[x] === DYNAMIC || (s.state[x] === 0 && (internalsOf(physics).flags[x] & BodyFlags.MOVING) !== 0);
   w[0] = moving ? v.x[x] : 0;
@@ -57,12 +51,13 @@ function loadW(physics: Physics, s: ResponseState, x: number): void {
 function prepare(physics: Physics, s: ResponseState): void {
   const v = physics.components.Velocity;
   const mode = physics.components.Response.mode;
-  const rest = CONFIG[C_REST];
-  scale[0] = 0;
+  const rest = s.rest[0];
+  const { obstacleV: w, pair, solverScale: scale } = s;
+  scale[S_APPROACH] = 0;
   for (let c = 0; c < s.conCount; c++) {
     const a = s.conA[c], x = s.conB[c], o = CON_SLOTS * c;
     const nx = s.conF[o], ny = s.conF[o + 1], nz = s.conF[o + 2];
-    loadW(physics, s, x);
+    loadW(physics, s, x, w);
     const dyn = s.state[x] === DYNAMIC;
     let vn = (v.x[a] - w[0]) * nx + (v.y[a] - w[1]) * ny + (v.z[a] - w[2]) * nz;
     if (!dyn && vn < 0 && mode[a] === ResponseMode.STOP) {
@@ -77,23 +72,27 @@ function prepare(physics: Physics, s: ResponseState): void {
     pair[3] = 0;
     if (dyn) inverseMass(physics, x, pair, 3);
     const e = dyn ? (pair[0] > pair[1] ? pair[0] : pair[1]) : mode[a] === ResponseMode.BOUNCE ? pair[0] : 0;
-    if (-vn > scale[0]) scale[0] = -vn;
+    if (-vn > scale[S_APPROACH]) scale[S_APPROACH] = -vn;
     s.conF[o + 3] = 0;
     s.conF[o + 4] = vn < -rest ? -e * vn : 0;
     s.conF[o + 5] = pair[2] + pair[3];
   }
 }
 
-/** One sweep of sequential impulses over the contacts, forward or backward (alternating converges faster on chains). */
-function sweep(physics: Physics, s: ResponseState, backward: boolean): void {
+/**
+ * One pass of sequential impulses (projected Gauss–Seidel) over the contacts, forward or backward
+ * (alternating converges faster on chains).
+ */
+function gaussSeidelPass(physics: Physics, s: ResponseState, backward: boolean): void {
   const v = physics.components.Velocity;
   const n = s.conCount;
-  scale[1] = 0;
+  const { obstacleV: w, pair, solverScale: scale } = s;
+  scale[S_CHANGE] = 0;
   for (let i = 0; i < n; i++) {
     const c = backward ? n - 1 - i : i;
     const a = s.conA[c], x = s.conB[c], o = CON_SLOTS * c;
     const nx = s.conF[o], ny = s.conF[o + 1], nz = s.conF[o + 2];
-    loadW(physics, s, x);
+    loadW(physics, s, x, w);
     const vn = (v.x[a] - w[0]) * nx + (v.y[a] - w[1]) * ny + (v.z[a] - w[2]) * nz;
     const acc = s.conF[o + 3];
     let next = acc + (s.conF[o + 4] - vn) / s.conF[o + 5];
@@ -104,7 +103,7 @@ function sweep(physics: Physics, s: ResponseState, backward: boolean): void {
     inverseMass(physics, a, pair, 2);
     const ia = pair[2];
     const dv = (d < 0 ? -d : d) * ia;
-    if (dv > scale[1]) scale[1] = dv;
+    if (dv > scale[S_CHANGE]) scale[S_CHANGE] = dv;
     v.x[a] += d * ia * nx;
     v.y[a] += d * ia * ny;
     v.z[a] += d * ia * nz;
@@ -123,10 +122,11 @@ function sweep(physics: Physics, s: ResponseState, backward: boolean): void {
 export function solveContacts(physics: Physics, s: ResponseState): boolean {
   if (s.conCount === 0) return false;
   prepare(physics, s);
-  const tol = SOLVER_TOL * (CONFIG[C_REST] > scale[0] ? CONFIG[C_REST] : scale[0]);
+  const rest = s.rest[0], approach = s.solverScale[S_APPROACH];
+  const tol = SOLVER_TOL * (rest > approach ? rest : approach);
   for (let k = 0; k < SOLVER_SWEEPS; k++) {
-    sweep(physics, s, (k & 1) === 1);
-    if (scale[1] <= tol) break;
+    gaussSeidelPass(physics, s, (k & 1) === 1);
+    if (s.solverScale[S_CHANGE] <= tol) break;
   }
   return true;
 }

@@ -354,7 +354,7 @@ function queryMovingBoxes(physics: Physics): void {
  * Throws `PhysicsInputError` for invalid bodies (see `PhysicsOptions.validate`) and when the pairs
  * exceed `contactBudget`.
  */
-export function updateBroadphase(physics: Physics): void {
+export function findPairs(physics: Physics): void {
   const internal = internalsOf(physics);
   const { staticGrid, dynamicGrid, work } = internal;
   staticGrid.work.fill(0);

@@ -1,17 +1,46 @@
 /**
- * One tick: gravity on dynamic bodies → broadphase → narrowphase (contact list; the response moves
- * dynamic bodies through their impacts; began/ended, Contact components) → integration of the others.
+ * One tick, as its list of stages. This file is the only place that calls them, in this order; no
+ * stage calls another. `step` runs them all; the three systems (systems/index.ts) run them in three
+ * groups, `runBroadphase`, `runNarrowphase` and `runIntegrate`, each of which first checks the
+ * instance's fields (`checkInstance`).
+ *
+ * 1. `applyGravity` (step/gravity.ts) reads gravity, dt and the body flags; adds gravity × dt to
+ *    the Velocity of the dynamic bodies.
+ * 2. `findPairs` (step/findPairs.ts) reads Position, Velocity, the shapes, the filters and
+ *    dt; writes the static and dynamic grids, the candidate pairs (`pairs`) and the work counters.
+ * 3. `testPairs` (step/testPairs.ts) reads the candidate pairs, Position, Velocity, the shapes and
+ *    the removal marks; writes the contacts of the pairs without a dynamic body into
+ *    `physics.contacts`.
+ * 4. `respond` (response/resolve.ts), only when some entity holds Response, reads the grids,
+ *    Position, Velocity, the shapes, Response and gravity; writes Position and Velocity of the
+ *    dynamic bodies (moved to the end of the tick through their impacts) and merges the contacts of
+ *    the paths taken into `physics.contacts` (in place: the list is built once).
+ * 5. `diffContacts` (contacts/contactDiff.ts) reads `physics.contacts`, the previous tick's pairs and
+ *    the removal marks; writes the BEGAN / PERSISTING flags, `began`, `ended` and the previous pairs.
+ * 6. `updateContactData`, `applyContactComponent` (contacts/contactComponent.ts), with the
+ *    `contactComponent` option, read the contacts; write the Contact component and its holders.
+ * 7. `clearPurged` (step/clearPurged.ts) clears the removal marks and takes Contact off entities
+ *    that are no longer bodies.
+ * 8. `setTick` (physics/internal.ts) counts the tick.
+ * 9. `integrate` (step/integrate.ts), with the `integrate` option, reads Velocity and dt; writes
+ *    the Position of the moving bodies other than dynamic ones.
+ *
+ * Dynamic bodies are spheres with Response (response/isDynamic.ts). Contacts describe the tick's
+ * motion from the poses at its start. `runBroadphase` is stages 1–2, `runNarrowphase` 3–8,
+ * `runIntegrate` 9.
  * @module
  */
-import { updateBroadphase } from './findPairs.js';
 import { applyContactComponent, updateContactData } from '../contacts/contactComponent.js';
 import { PhysicsInputError } from '../physics/errors.js';
-import { clearPurged, updateNarrowphase } from './testPairs.js';
-import { applyGravity, isDynamic } from '../response/resolve.js';
-import { BodyFlags, type Physics } from '../physics/physicsTypes.js';
 import { checkLive, internalsOf, setTick } from '../physics/internal.js';
-
-const { SPHERE, BOX, MOVING } = BodyFlags;
+import type { Physics } from '../physics/physicsTypes.js';
+import { respond } from '../response/resolve.js';
+import { clearPurged } from './clearPurged.js';
+import { diffContacts } from '../contacts/contactDiff.js';
+import { findPairs } from './findPairs.js';
+import { applyGravity } from './gravity.js';
+import { integrate } from './integrate.js';
+import { testPairs } from './testPairs.js';
 
 function checkSwitch(name: 'continuous' | 'integrate' | 'validate' | 'contactComponent', v: unknown): void {
   if (typeof v !== 'boolean') throw new PhysicsInputError({ field: name, problem: `must be true or false, got ${String(v)}` });
@@ -20,7 +49,7 @@ function checkSwitch(name: 'continuous' | 'integrate' | 'validate' | 'contactCom
 /**
  * Checks the fields of the instance a user may write (`dt`, `continuous`, `integrate`, `validate`,
  * `contactComponent`) and that it was not destroyed; throws `PhysicsInputError` naming the field.
- * A few comparisons per phase; `dt` is read here, not passed (a passed double would be boxed).
+ * A few comparisons per phase; `dt` is read here, not passed.
  */
 export function checkInstance(physics: Physics): void {
   checkLive(physics, undefined);
@@ -36,12 +65,12 @@ export function checkInstance(physics: Physics): void {
 
 /**
  * Applies gravity to the dynamic bodies (spheres with Response), then buckets bodies and lists
- * candidate pairs (see `updateBroadphase`).
+ * candidate pairs (see `findPairs`).
  */
 export function runBroadphase(physics: Physics): void {
   checkInstance(physics);
   applyGravity(physics);
-  updateBroadphase(physics);
+  findPairs(physics);
 }
 
 /**
@@ -51,7 +80,9 @@ export function runBroadphase(physics: Physics): void {
  */
 export function runNarrowphase(physics: Physics): void {
   checkInstance(physics);
-  updateNarrowphase(physics);
+  testPairs(physics);
+  if (internalsOf(physics).responseCount !== 0) respond(physics);
+  diffContacts(physics);
   if (physics.contactComponent) {
     updateContactData(physics);
     applyContactComponent(physics);
@@ -62,29 +93,20 @@ export function runNarrowphase(physics: Physics): void {
 
 /**
  * Moves every moving body (a sphere or box with Velocity) by velocity × dt, except dynamic bodies
- * (spheres with Response), which the narrowphase moved.
+ * (spheres with Response), which the response moved.
  */
 export function runIntegrate(physics: Physics): void {
   checkInstance(physics);
-  const { flags, maxEid } = internalsOf(physics);
-  const { Position: p, Velocity: v } = physics.components;
-  const dt = physics.dt;
-  for (let eid = 1; eid <= maxEid; eid++) {
-    const f = flags[eid];
-    if ((f & MOVING) === 0 || (f & (SPHERE | BOX)) === 0 || isDynamic(f)) continue;
-    p.x[eid] += v.x[eid] * dt;
-    p.y[eid] += v.y[eid] * dt;
-    p.z[eid] += v.z[eid] * dt;
-  }
+  integrate(physics);
 }
 
 /**
  * Advances the physics by one fixed step of `physics.dt` seconds: broadphase (after gravity on
  * dynamic bodies), narrowphase (with the response of dynamic bodies, which moves them), then (with
- * the `integrate` option, on by default) integration of the other moving bodies. Contacts describe the tick's motion from
- * the poses at its start. Throws `PhysicsInputError` for invalid bodies when `validate` is on, and
- * always for a bad instance field (`dt` not a finite number > 0, a switch not a boolean) or a
- * destroyed instance.
+ * the `integrate` option, on by default) integration of the other moving bodies. Contacts describe
+ * the tick's motion from the poses at its start. Throws `PhysicsInputError` for invalid bodies when
+ * `validate` is on, and always for a bad instance field (`dt` not a finite number > 0, a switch not
+ * a boolean) or a destroyed instance.
  */
 export function step(physics: Physics): void {
   runBroadphase(physics);

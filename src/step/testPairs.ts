@@ -1,20 +1,15 @@
 /**
- * The narrowphase of one tick: every candidate pair through the geometry functions, into the world
- * contact list (sorted by (a, b) because the candidate pairs are), then began/persisting/ended by a
- * merge with the previous tick's pairs. Pure over typed arrays.
- *
- * Removal: the previous pairs of a body removed since the last narrowphase (entity, Position or
- * shape component removed) are reported once in `ended` with `EndedFlags.REMOVED`; a recycled id's
- * contacts are new (BEGAN), even with the same partner.
+ * The narrowphase stage of a tick: every candidate pair without a dynamic body through the geometry
+ * functions, into `physics.contacts` (sorted by (a, b) because the candidate pairs are), into which
+ * the response, when it runs, merges the contacts of the dynamic bodies' paths. Pure over typed
+ * arrays.
  *
  * A pair is in contact when the two bodies touch at any moment of the tick's motion (relative
  * velocity × dt) with continuous contacts on, or at the current pose otherwise. `toi` is the first
  * such fraction of the tick (0 when already touching at its start); normal, depth and point are
  * those of the geometry API at the time of impact; the point is where it is in the world then.
- * (Only `clearPurged` touches bitecs, for entities that stopped being bodies.)
  * @module
  */
-import { entityExists, hasComponent, removeComponent } from 'bitecs';
 import { castBoxBox } from '../geometry/castBoxBox.js';
 import { castSphereBox } from '../geometry/castSphereBox.js';
 import { castSphereSphere } from '../geometry/castSphereSphere.js';
@@ -24,10 +19,10 @@ import { contactSphereSphere } from '../geometry/contactSphereSphere.js';
 import type { SphereShape, Vec3 } from '../geometry/types.js';
 import { ScratchBox, ScratchCast, ScratchContact, ScratchSphere, ScratchVec3 } from '../geometry/scratch.js';
 import { loadBox } from '../physics/bodyReads.js';
-import { contactListReserve, endedListPush, pairListPush } from '../physics/idLists.js';
-import { BodyFlags, ContactFlags, EndedFlags, type Physics } from '../physics/physicsTypes.js';
+import { contactListReserve } from '../physics/idLists.js';
+import { BodyFlags, ContactFlags, type Physics } from '../physics/physicsTypes.js';
 import { internalsOf } from '../physics/internal.js';
-import { isDynamic, resolveResponse } from '../response/resolve.js';
+import { isDynamic } from '../response/isDynamic.js';
 
 const { SPHERE, BOX, MOVING, SENSOR } = BodyFlags;
 
@@ -57,7 +52,7 @@ function loadMotion(physics: Physics, eid: number, out: Vec3): void {
   out.z = dt === 0 ? 0 : v.z[eid] * dt;
 }
 
-/** Appends the current `contact` (toi 0) or `cast` (toi > 0, point moved with b) to the list. */
+/** Appends the current `contact` (toi 0) or `cast` (toi > 0, point moved with b) to the contact list. */
 function pushContact(physics: Physics, a: number, b: number, swept: boolean): void {
   const list = physics.contacts;
   const i = list.count++;
@@ -124,71 +119,6 @@ function isBoxPair(flags: Uint8Array, a: number, b: number): boolean {
 }
 
 /**
- * Clears the removal marks once every consumer has seen them, and takes the Contact component off
- * entities that survive but are no longer bodies (a removed Sphere or Box component).
- */
-export function clearPurged(physics: Physics): void {
-  const { purgeList, purgeMark, flags } = internalsOf(physics);
-  const { world } = physics;
-  const Contact = physics.components.Contact;
-  for (let i = 0; i < purgeList.count; i++) {
-    const eid = purgeList.ids[i];
-    purgeMark[eid] = 0;
-    if ((flags[eid] & (SPHERE | BodyFlags.BOX)) === 0 && entityExists(world, eid) && hasComponent(world, eid, Contact)) {
-      removeComponent(world, eid, Contact);
-    }
-  }
-  purgeList.count = 0;
-}
-
-function comparePairs(a1: number, b1: number, a2: number, b2: number): number {
-  return a1 !== a2 ? a1 - a2 : b1 - b2;
-}
-
-/**
- * Ends previous pair `j`: appended to `ended`, flagged REMOVED when one of its bodies was removed
- * since the last narrowphase (`purgeMark`).
- */
-function endPrevious(physics: Physics, j: number): void {
-  const { contacts: { previous }, purgeMark } = internalsOf(physics);
-  const a = previous.a[j];
-  const b = previous.b[j];
-  endedListPush(physics.ended, a, b, (purgeMark[a] | purgeMark[b]) !== 0 ? EndedFlags.REMOVED : 0);
-}
-
-/**
- * Flags began/persisting, fills `began` and `ended`, and makes this tick's pairs the previous. A
- * previous pair with a body removed since the last narrowphase ends (REMOVED) even when a recycled
- * id makes the same pair touch again: that contact is a new one (BEGAN).
- */
-function diffWithPrevious(physics: Physics): void {
-  const list = physics.contacts;
-  const { contacts: { previous }, purgeMark, purgeList } = internalsOf(physics);
-  const { began, ended } = physics;
-  const removals = purgeList.count !== 0;
-  began.count = 0;
-  ended.count = 0;
-  let j = 0;
-  for (let i = 0; i < list.count; i++) {
-    const a = list.a[i];
-    const b = list.b[i];
-    while (j < previous.count && comparePairs(previous.a[j], previous.b[j], a, b) < 0) endPrevious(physics, j++);
-    const same = j < previous.count && previous.a[j] === a && previous.b[j] === b;
-    if (same && !(removals && (purgeMark[a] | purgeMark[b]) !== 0)) {
-      list.flags[i] |= ContactFlags.PERSISTING;
-      j++;
-    } else {
-      if (same) endPrevious(physics, j++);
-      list.flags[i] |= ContactFlags.BEGAN;
-      pairListPush(began, a, b);
-    }
-  }
-  for (; j < previous.count; j++) endPrevious(physics, j);
-  previous.count = 0;
-  for (let i = 0; i < list.count; i++) pairListPush(previous, list.a[i], list.b[i]);
-}
-
-/**
  * Whether candidate pair (a, b) still fits the broadphase's contract: a is a sphere; b a box, or a
  * sphere with a higher id; or a box–box pair ({@link isBoxPair}); the filters pass. Asked only for
  * pairs with a body removed since the last narrowphase: an id removed between the broadphase and
@@ -205,11 +135,11 @@ function stillCandidate(physics: Physics, a: number, b: number): boolean {
 }
 
 /**
- * Runs the narrowphase over `internalsOf(physics).pairs` into `physics.contacts`, `began`, `ended`.
- * With dynamic bodies (spheres with Response), their pairs are skipped here: the response moves them
- * and merges the contacts of the paths they take (src/response/resolve.ts).
+ * Tests the candidate pairs `internalsOf(physics).pairs` into `physics.contacts` (its count reset
+ * first). With dynamic bodies (spheres with Response), their pairs are skipped: the response moves
+ * them and merges the contacts of the paths they take (src/response).
  */
-export function updateNarrowphase(physics: Physics): void {
+export function testPairs(physics: Physics): void {
   const { pairs, flags, purgeMark, responseCount } = internalsOf(physics);
   const list = physics.contacts;
   contactListReserve(list, pairs.count);
@@ -225,6 +155,4 @@ export function updateNarrowphase(physics: Physics): void {
     if ((flags[a] & SPHERE) !== 0 && (flags[b] & (SPHERE | BOX)) !== 0) testPair(physics, a, b);
     else if ((flags[a] & (SPHERE | BOX)) === BOX && (flags[b] & (SPHERE | BOX)) === BOX) testBoxPair(physics, a, b);
   }
-  if (responseCount !== 0) resolveResponse(physics);
-  diffWithPrevious(physics);
 }
