@@ -26,7 +26,7 @@ const { growArray } = growModule;
 const { loadBox } = bodies;
 const { internalsOf } = internals;
 const { nextStamp } = queryGridModule;
-const { BH_DIST, BH_N, BH_P, QF_EXCLUDE, QF_GROUP, QF_MASK, QF_SENSORS, QI_D, QI_DIST, QI_O, QI_RADIUS } = slots;
+const { BH_DIST, BH_N, BH_P, loadVec3, QF_EXCLUDE, QF_GROUP, QF_MASK, QF_SENSORS, QI_D, QI_DIST, QI_O, QI_RADIUS } = slots;
 
 /** Whether `eid` (body flags `f`) passes the query's filter `q` (`QF_*` slots: group/mask, exclusion, sensors). */
 export function passesFilter(physics: Physics, q: Float64Array, eid: number, f: number): boolean {
@@ -47,9 +47,7 @@ export function beginCandidates(physics: Physics, s: QueryState, every: boolean)
   s.bestEntity[0] = 0;
   const q = s.args;
   const ray = s.ray;
-  ray.center.x = q[QI_O];
-  ray.center.y = q[QI_O + 1];
-  ray.center.z = q[QI_O + 2];
+  loadVec3(ray.center, q, QI_O);
   ray.radius = q[QI_RADIUS];
   const L = q[QI_DIST];
   s.motion.x = q[QI_D] * L;

@@ -29,7 +29,7 @@ import * as sweepModule from './sweep.js';
 const { sweep } = sweepModule;
 const { readDirection, readDistance, readFilter, readOut, readPhysics, readQueryRadius, readStart } = input;
 const { queryStateOf, updateQueryGrid } = queryGrid;
-const { BH_DIST, BH_N, BH_P, QI_RADIUS } = slots;
+const { BH_DIST, BH_N, BH_P, loadVec3, QI_RADIUS } = slots;
 const { hitListReserve } = lists;
 const { heapSort } = heapSortModule;
 
@@ -55,12 +55,8 @@ function writeHit(s: QueryState, out: QueryHit): boolean {
   if (best[BH_DIST] === Infinity) return false;
   out.entity = s.bestEntity[0];
   out.distance = best[BH_DIST];
-  out.normal.x = best[BH_N];
-  out.normal.y = best[BH_N + 1];
-  out.normal.z = best[BH_N + 2];
-  out.point.x = best[BH_P];
-  out.point.y = best[BH_P + 1];
-  out.point.z = best[BH_P + 2];
+  loadVec3(out.normal, best, BH_N);
+  loadVec3(out.point, best, BH_P);
   return true;
 }
 

@@ -45,7 +45,7 @@ const { entityListReserve } = lists;
 const { queryStateOf, updateQueryGrid } = queryGrid;
 const { passesFilter } = candidate;
 const { readFilter, readHalfExtents, readOut, readPhysics, readQueryRadius, readQueryRotation, readStart } = input;
-const { QI_H, QI_O, QI_Q, QI_RADIUS } = slots;
+const { loadVec3, QI_H, QI_O, QI_Q, QI_RADIUS } = slots;
 
 /**
  * The query shape's bounds (minX, minY, minZ, maxX, maxY, maxZ), padded against rounding: private
@@ -126,9 +126,7 @@ export function overlapSphere(physics: Physics, center: Vec3Like, radius: number
   readFilter(filter, source, s.filter);
   updateQueryGrid(physics, s);
   const r = q[QI_RADIUS];
-  s.sphere.center.x = q[QI_O];
-  s.sphere.center.y = q[QI_O + 1];
-  s.sphere.center.z = q[QI_O + 2];
+  loadVec3(s.sphere.center, q, QI_O);
   s.sphere.radius = r;
   QB[3] = QB[4] = QB[5] = r;
   queryBounds(q);
@@ -152,12 +150,8 @@ export function overlapBox(physics: Physics, center: Vec3Like, halfExtents: Vec3
   readFilter(filter, source, s.filter);
   updateQueryGrid(physics, s);
   const b = s.queryBox;
-  b.center.x = q[QI_O];
-  b.center.y = q[QI_O + 1];
-  b.center.z = q[QI_O + 2];
-  b.halfExtents.x = q[QI_H];
-  b.halfExtents.y = q[QI_H + 1];
-  b.halfExtents.z = q[QI_H + 2];
+  loadVec3(b.center, q, QI_O);
+  loadVec3(b.halfExtents, q, QI_H);
   const rot = b.rotation;
   rot.x = q[QI_Q];
   rot.y = q[QI_Q + 1];

@@ -23,6 +23,7 @@
  * Integers cross calls only as int32 (`| 0`), which are small integers, never boxed.
  * @module
  */
+import type { Vec3Store } from '../../components/index.js';
 import { BodyFlags, type Physics } from '../physics/physicsTypes.js';
 import { internalsOf } from '../physics/internal.js';
 
@@ -46,6 +47,19 @@ function mixI(v: number): void {
   h2 = (h2 << 17) | (h2 >>> 15);
   lanes[0] = h1;
   lanes[1] = (h2 + h1) | 0;
+}
+
+/** Mixes `column[i]` (a store column: typed, or a game's own array) by `mixF`; the value travels in `f64`, never as a double argument. */
+function mixAt(column: Vec3Store['x'], i: number): void {
+  f64[0] = column[i];
+  mixF();
+}
+
+/** Mixes `x[i]`, `y[i]`, `z[i]` (`mixAt` of each, in that order). */
+function mix3(x: Vec3Store['x'], y: Vec3Store['x'], z: Vec3Store['x'], i: number): void {
+  mixAt(x, i);
+  mixAt(y, i);
+  mixAt(z, i);
 }
 
 /** Mixes the float64 in `f64[0]` by its bit pattern, low word first (−0 and +0 alike). */
@@ -79,49 +93,23 @@ export function hashPhysicsStateWords(physics: Physics, out: Uint32Array, offset
     if ((f & (SPHERE | BOX)) === 0) continue;
     mixI(eid | 0);
     mixI(f);
-    f64[0] = p.x[eid];
-    mixF();
-    f64[0] = p.y[eid];
-    mixF();
-    f64[0] = p.z[eid];
-    mixF();
-    if ((f & MOVING) !== 0) {
-      f64[0] = v.x[eid];
-      mixF();
-      f64[0] = v.y[eid];
-      mixF();
-      f64[0] = v.z[eid];
-      mixF();
-    }
+    mix3(p.x, p.y, p.z, eid);
+    if ((f & MOVING) !== 0) mix3(v.x, v.y, v.z, eid);
     if ((f & FILTER) !== 0) {
       mixI(filter.group[eid] | 0);
       mixI(filter.mask[eid] | 0);
     }
     if ((f & RESPONSE) !== 0) {
       mixI(response.mode[eid]);
-      f64[0] = response.restitution[eid];
-      mixF();
-      f64[0] = response.mass[eid];
-      mixF();
+      mixAt(response.restitution, eid);
+      mixAt(response.mass, eid);
     }
     if ((f & SPHERE) !== 0) {
-      f64[0] = s.radius[eid];
-      mixF();
+      mixAt(s.radius, eid);
     } else {
-      f64[0] = b.hx[eid];
-      mixF();
-      f64[0] = b.hy[eid];
-      mixF();
-      f64[0] = b.hz[eid];
-      mixF();
-      f64[0] = b.qx[eid];
-      mixF();
-      f64[0] = b.qy[eid];
-      mixF();
-      f64[0] = b.qz[eid];
-      mixF();
-      f64[0] = b.qw[eid];
-      mixF();
+      mix3(b.hx, b.hy, b.hz, eid);
+      mix3(b.qx, b.qy, b.qz, eid);
+      mixAt(b.qw, eid);
     }
   }
   const c = physics.contacts;
@@ -129,22 +117,10 @@ export function hashPhysicsStateWords(physics: Physics, out: Uint32Array, offset
   for (let i = 0; i < c.count; i++) {
     mixI(c.a[i] | 0);
     mixI(c.b[i] | 0);
-    f64[0] = c.nx[i];
-    mixF();
-    f64[0] = c.ny[i];
-    mixF();
-    f64[0] = c.nz[i];
-    mixF();
-    f64[0] = c.depth[i];
-    mixF();
-    f64[0] = c.px[i];
-    mixF();
-    f64[0] = c.py[i];
-    mixF();
-    f64[0] = c.pz[i];
-    mixF();
-    f64[0] = c.toi[i];
-    mixF();
+    mix3(c.nx, c.ny, c.nz, i);
+    mixAt(c.depth, i);
+    mix3(c.px, c.py, c.pz, i);
+    mixAt(c.toi, i);
     mixI(c.flags[i]);
   }
   finishInto(lanes[0], out, offset);
