@@ -11,7 +11,7 @@
  *   the boxes (its own BVH).
  */
 import RAPIER from '@dimforge/rapier3d-compat';
-import { gridAdd, gridBuild, gridCreate, gridQuery, queryOutCreate } from '../src/grid/index.js';
+import { gridAdd, gridBuild, createGrid, gridQuery, createQueryOut } from '../src/grid/index.js';
 import { castSphereBox, type BoxShape, type CastResult, type SphereShape } from '../src/index.js';
 import type { ArenaSpec } from '../src/scenes/arena.js';
 import { gapSphereBox, median, now, quantile } from './common.js';
@@ -62,7 +62,7 @@ export function runSwept(spec: ArenaSpec, rounds: number, msPerRound: number, lo
     rotation: { x: b.rotation[0], y: b.rotation[1], z: b.rotation[2], w: b.rotation[3] },
   }));
   // Box bounds into our grid (cell ≈ the mean box bounds).
-  const grid = gridCreate(4, m);
+  const grid = createGrid(4, m);
   spec.boxes.forEach((b, j) => {
     const [x, y, z, w] = b.rotation;
     const [hx, hy, hz] = b.halfExtents;
@@ -88,7 +88,7 @@ export function runSwept(spec: ArenaSpec, rounds: number, msPerRound: number, lo
       hi[3 * i + a] = p[a] + rr[i] + Math.max(mv[a], 0);
     }
   });
-  const q = queryOutCreate(64);
+  const q = createQueryOut(64);
   const ps: number[] = [], pb: number[] = [];
   for (let i = 0; i < n; i++) {
     q.count = 0;

@@ -7,7 +7,7 @@
  * @module
  */
 import { growArray } from '../math/grow.js';
-import { idListCreate, pairListCreate } from '../physics/idLists.js';
+import { createIdList, createPairList } from '../physics/idLists.js';
 import type { IdList, PairList } from '../physics/physicsTypes.js';
 
 /**
@@ -47,12 +47,12 @@ export interface ContactsState {
  */
 export function createContactsState(capacity: number): ContactsState {
   return {
-    previous: pairListCreate(),
-    touching: idListCreate(),
-    touchingNext: idListCreate(),
+    previous: createPairList(),
+    touching: createIdList(),
+    touchingNext: createIdList(),
     primary: new Uint32Array(capacity),
     index: {
-      count: new Uint32Array(0), start: new Uint32Array(0), items: new Uint32Array(0), stale: true, members: idListCreate(),
+      count: new Uint32Array(0), start: new Uint32Array(0), items: new Uint32Array(0), stale: true, members: createIdList(),
     },
   };
 }

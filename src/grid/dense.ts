@@ -77,7 +77,7 @@ export interface DenseGrid {
 }
 
 /** Creates an empty dense grid (buffers grow on demand). */
-export function denseCreate(): DenseGrid {
+export function createDenseGrid(): DenseGrid {
   return {
     frame: new Float64Array(9),
     nx: 0,

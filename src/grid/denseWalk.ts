@@ -31,7 +31,7 @@ const CELL = 8, NEXT = 11, INV = 14, END = 17, DONE = 18;
 export const DR_SLOTS = 19;
 
 /** Creates a ray walk state (see the `DR_*` slots). */
-export function denseRayCreate(): Float64Array {
+export function createDenseRay(): Float64Array {
   return new Float64Array(DR_SLOTS);
 }
 

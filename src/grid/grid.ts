@@ -97,7 +97,7 @@ export const WORK_CELLS = 0;
 export const WORK_ITEMS = 1;
 
 /** Creates an empty grid whose level-0 cells have side `cellSize` (length units, > 0). */
-export function gridCreate(cellSize: number, capacity = 64): Grid {
+export function createGrid(cellSize: number, capacity = 64): Grid {
   const n = Math.max(1, capacity);
   const grid: Grid = {
     cellSize,
@@ -128,6 +128,9 @@ export function gridCreate(cellSize: number, capacity = 64): Grid {
   gridSetCellSize(grid, cellSize);
   return grid;
 }
+
+/** @deprecated The former name of {@link createGrid} (every constructor is `createX`); removed in the next release. */
+export const gridCreate: typeof createGrid = createGrid;
 
 /** Sets the level-0 cell side (length units, > 0). Takes effect at the next `gridBuild`. */
 export function gridSetCellSize(grid: Grid, cellSize: number): void {

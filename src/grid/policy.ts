@@ -56,7 +56,7 @@ export interface SizeStats {
   total: number;
 }
 
-export function sizeStatsCreate(): SizeStats {
+export function createSizeStats(): SizeStats {
   const input = new Float64Array(1);
   return {
     input, inputBits: new Uint32Array(input.buffer),

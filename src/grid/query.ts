@@ -20,9 +20,12 @@ export interface QueryOut {
 }
 
 /** Creates a query output buffer. */
-export function queryOutCreate(capacity = 64): QueryOut {
+export function createQueryOut(capacity = 64): QueryOut {
   return { ids: new Int32Array(capacity), count: 0 };
 }
+
+/** @deprecated The former name of {@link createQueryOut} (every constructor is `createX`); removed in the next release. */
+export const queryOutCreate: typeof createQueryOut = createQueryOut;
 
 /** Grows `out` so that `extra` more ids fit (doubling). */
 export function queryOutReserve(out: QueryOut, extra: number): void {

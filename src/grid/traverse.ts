@@ -13,7 +13,7 @@
  * it (`TR_ENTRY`), which lets a closest-hit query stop early. Cells hash into buckets as in
  * `cells.ts`, so a bucket may repeat (different cells, same bucket): callers dedupe items.
  *
- * The state lives in a caller-owned Float64Array (`traverseCreate`, named `TR_*` slots): no
+ * The state lives in a caller-owned Float64Array (`createTraverse`, named `TR_*` slots): no
  * allocation, no number passed between functions (no double argument: docs/internals.md). Inputs go to
  * the slots `TR_OX..TR_OZ`, `TR_DX..TR_DZ`, `TR_TMAX`, `TR_RADIUS`; callers pad the radius against
  * rounding (the traversal is then a superset of the exact cells) and shrink it by the grid's margin.
@@ -54,9 +54,12 @@ const LO = 9, HI = 12, GROW = 15, SHRINK = 18, B0 = 21, B1 = 24, CUR = TR_CX, LE
 export const TR_SLOTS = 39;
 
 /** Creates a traversal state (see the module notes for the slots). */
-export function traverseCreate(): Float64Array {
+export function createTraverse(): Float64Array {
   return new Float64Array(TR_SLOTS);
 }
+
+/** @deprecated The former name of {@link createTraverse} (every constructor is `createX`); removed in the next release. */
+export const traverseCreate: typeof createTraverse = createTraverse;
 
 /**
  * Schedules the next grow and shrink events of axis `a`: the times the leading and trailing faces

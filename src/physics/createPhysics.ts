@@ -6,13 +6,13 @@
  */
 import { $internal, observe, onAdd, onRemove, type World } from 'bitecs';
 import { createComponents, growStore, type PhysicsComponents } from '../../components/index.js';
-import { gridCreate } from '../grid/grid.js';
-import { sizeStatsCreate } from '../grid/policy.js';
-import { queryOutCreate } from '../grid/query.js';
+import { createGrid } from '../grid/grid.js';
+import { createSizeStats } from '../grid/policy.js';
+import { createQueryOut } from '../grid/query.js';
 import { createContactsState, growContactsState } from '../contacts/contactsState.js';
 import { doubledLength, growArray } from '../math/grow.js';
 import { PhysicsInputError } from './errors.js';
-import { contactListCreate, endedListCreate, idListCreate, idListPush, pairListCreate } from './idLists.js';
+import { createContactList, createEndedList, createIdList, idListPush, createPairList } from './idLists.js';
 import { registerSetHandlers } from './setHandlers.js';
 import { readVector, vectorField } from './readInput.js';
 import { BodyFlags, type Physics, type PhysicsOptions } from './physicsTypes.js';
@@ -158,33 +158,33 @@ export function createPhysics(world: World, options: PhysicsOptions = {}): Physi
     validate: options.validate ?? true,
     contactComponent: options.contactComponent ?? true,
     tick: 0,
-    contacts: contactListCreate(),
-    began: pairListCreate(),
-    ended: endedListCreate(),
+    contacts: createContactList(),
+    began: createPairList(),
+    ended: createEndedList(),
     [INTERNAL]: {
       capacity,
       own,
       maxEid: 0,
       flags: new Uint8Array(capacity),
       purgeMark: new Uint8Array(capacity),
-      purgeList: idListCreate(),
+      purgeList: createIdList(),
       cellSize: options.cellSize ?? 0,
       cellSizeFixed: options.cellSize !== undefined,
-      sizes: sizeStatsCreate(),
+      sizes: createSizeStats(),
       buckets: new Int32Array(2),
       cellBucket: -1,
       marginBucket: -1,
       contactBudget: options.contactBudget ?? defaultContactBudget(),
       sliceCap: 0,
       movingBoxes: 0,
-      staticGrid: gridCreate(options.cellSize ?? 1),
+      staticGrid: createGrid(options.cellSize ?? 1),
       staticInputs: new Float64Array(0),
       staticDirty: true,
-      dynamicGrid: gridCreate(options.cellSize ?? 1),
-      query: queryOutCreate(),
+      dynamicGrid: createGrid(options.cellSize ?? 1),
+      query: createQueryOut(),
       work: new Float64Array(WORK_SLOTS),
-      pairs: pairListCreate(),
-      boxPairs: pairListCreate(),
+      pairs: createPairList(),
+      boxPairs: createPairList(),
       contacts: createContactsState(capacity),
       gravity: options.gravity === undefined ? new Float64Array(3) : Float64Array.from(gravityIn),
       gravityOn: options.gravity !== undefined && (gravityIn[0] !== 0 || gravityIn[1] !== 0 || gravityIn[2] !== 0) ? 1 : 0,

@@ -2,7 +2,7 @@
 import { doubledLength, growArray, type Growable } from '../math/grow.js';
 import type { ContactList, EndedList, IdList, PairList } from './physicsTypes.js';
 
-export function idListCreate(capacity = 64): IdList {
+export function createIdList(capacity = 64): IdList {
   return { count: 0, ids: new Uint32Array(capacity) };
 }
 
@@ -11,7 +11,7 @@ export function idListPush(list: IdList, id: number): void {
   list.ids[list.count++] = id;
 }
 
-export function pairListCreate(capacity = 64): PairList {
+export function createPairList(capacity = 64): PairList {
   return { count: 0, a: new Uint32Array(capacity), b: new Uint32Array(capacity) };
 }
 
@@ -30,7 +30,7 @@ export function pairListReserve(list: PairList, n: number): void {
   list.b = growArray(list.b, size);
 }
 
-export function endedListCreate(capacity = 64): EndedList {
+export function createEndedList(capacity = 64): EndedList {
   return { count: 0, a: new Uint32Array(capacity), b: new Uint32Array(capacity), flags: new Uint8Array(capacity) };
 }
 
@@ -41,7 +41,7 @@ export function endedListPush(list: EndedList, a: number, b: number, flags: numb
   pairListPush(list, a, b);
 }
 
-export function contactListCreate(capacity = 64): ContactList {
+export function createContactList(capacity = 64): ContactList {
   const f = () => new Float64Array(capacity);
   return {
     count: 0, a: new Uint32Array(capacity), b: new Uint32Array(capacity),

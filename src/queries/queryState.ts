@@ -18,10 +18,10 @@ import * as scratch from '../geometry/scratch.js';
 import type { ScratchBox, ScratchCast, ScratchSphere, ScratchVec3 } from '../geometry/scratch.js';
 
 // Imported bindings read once into module constants: see docs/internals.md (imports on hot paths).
-const { denseCreate } = denseModule;
-const { gridCreate } = gridModule;
-const { queryOutCreate } = query;
-const { traverseCreate } = traverse;
+const { createDenseGrid } = denseModule;
+const { createGrid } = gridModule;
+const { createQueryOut } = query;
+const { createTraverse } = traverse;
 const { ScratchBox: Box, ScratchCast: Cast, ScratchSphere: Sphere, ScratchVec3: Vec3 } = scratch;
 
 /**
@@ -109,11 +109,11 @@ export interface QueryState {
 /** A fresh query state (grids and scratch grown on demand). */
 export function createQueryState(): QueryState {
   return {
-    dense: denseCreate(),
+    dense: createDenseGrid(),
     useDense: false,
     denseAllowed: true,
     denseRetry: 0,
-    grid: gridCreate(1),
+    grid: createGrid(1),
     withStatic: false,
     built: false,
     builtTick: 0,
@@ -125,8 +125,8 @@ export function createQueryState(): QueryState {
     flags: new Uint8Array(0),
     best: new Float64Array(7),
     bestEntity: new Uint32Array(1),
-    walk: traverseCreate(),
-    candidates: queryOutCreate(),
+    walk: createTraverse(),
+    candidates: createQueryOut(),
     hits: { count: 0, entity: new Uint32Array(16), data: new Float64Array(16 * 7), order: new Int32Array(16) },
     // Scratch shapes whose fields are doubles from the start: writing a double then never boxes.
     sphere: new Sphere(),

@@ -28,7 +28,7 @@ import * as slots from './queryState.js';
 import type { QueryState } from './queryState.js';
 
 // Imported bindings read once into module constants: see docs/internals.md (imports on hot paths).
-const { denseRayBegin, denseRayCreate, denseRayNext, denseThickBegin, DR_DX, DR_ENTRY, DR_OX, DR_TMAX } = denseWalk;
+const { denseRayBegin, createDenseRay, denseRayNext, denseThickBegin, DR_DX, DR_ENTRY, DR_OX, DR_TMAX } = denseWalk;
 const { denseRange, DG_PAD } = denseModule;
 const { traverseStep, TR_CELLS, TR_CX, TR_DX, TR_ENTRY, TR_OX, TR_RADIUS, TR_TMAX } = traverse;
 const { testCandidate } = candidate;
@@ -45,7 +45,7 @@ const SL_O = 0, SL_INV = 3, SL_R = 6, SL_NEAR = 9, SL_FAR = 12, SL_RADIUS = 15;
 const NEAR = new Int32Array(3);
 const FAR = new Int32Array(3);
 /** The ray walk's state (src/grid/denseWalk.ts). */
-const RAY = denseRayCreate();
+const RAY = createDenseRay();
 
 /** Fills the slab constants from the cast's arguments `q` (`QI_*` slots). */
 function prepare(q: Float64Array): void {

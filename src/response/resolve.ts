@@ -28,7 +28,7 @@ import { predict } from './predict.js';
 import { solveContacts } from './solver.js';
 import { reactObstacle, reactPair } from './react.js';
 import { clearRecords, mergeRecords, recordContact, RI_DEPTH, RI_NX, RI_PX, RI_TOI } from './contactRecords.js';
-import { DYNAMIC, FROZEN, R_BODIES, R_EVENTS, R_FROZEN, R_IMPACTS, responseReserveBodies, responseStateCreate, type ResponseState } from './responseState.js';
+import { DYNAMIC, FROZEN, R_BODIES, R_EVENTS, R_FROZEN, R_IMPACTS, responseReserveBodies, createResponseState, type ResponseState } from './responseState.js';
 
 const { SPHERE, MOVING, SENSOR } = BodyFlags;
 
@@ -40,7 +40,7 @@ const SWEEP = new Float64Array(SWEEP_SLOTS);
 /** The response state of `physics`, created at first use. */
 export function responseOf(physics: Physics): ResponseState {
   const internal = internalsOf(physics);
-  if (internal.response === null) internal.response = responseStateCreate(internal.capacity);
+  if (internal.response === null) internal.response = createResponseState(internal.capacity);
   return internal.response;
 }
 

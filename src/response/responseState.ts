@@ -15,7 +15,7 @@
 
 import { ScratchBox, ScratchCast, ScratchContact, ScratchSphere, ScratchVec3 } from '../geometry/scratch.js';
 import type { Grid } from '../grid/grid.js';
-import { queryOutCreate, type QueryOut } from '../grid/query.js';
+import { createQueryOut, type QueryOut } from '../grid/query.js';
 import { growArray as grow } from '../math/grow.js';
 
 /** Values of `ResponseState.state`. */
@@ -148,7 +148,7 @@ export const R_BODIES = 3;
 export const R_FROZEN = 4;
 
 /** Creates the response state for entity ids below `capacity`. */
-export function responseStateCreate(capacity: number): ResponseState {
+export function createResponseState(capacity: number): ResponseState {
   const n = 64;
   return {
     capacity,
@@ -187,8 +187,8 @@ export function responseStateCreate(capacity: number): ResponseState {
     solved: new Uint8Array(capacity),
     staticGrid: null,
     dynamicGrid: null,
-    path: queryOutCreate(),
-    near: queryOutCreate(),
+    path: createQueryOut(),
+    near: createQueryOut(),
     work: new Float64Array(5),
     clock: new Float64Array(1),
     rest: new Float64Array(1),

@@ -7,11 +7,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  DENSE_BIG, DENSE_CROWD, DG_SIDE, denseBuild, denseClear, denseCreate, denseInsert, denseQueryBounds, type DenseGrid,
+  DENSE_BIG, DENSE_CROWD, DG_SIDE, denseBuild, denseClear, createDenseGrid, denseInsert, denseQueryBounds, type DenseGrid,
 } from '../../src/grid/dense.js';
-import { denseRayBegin, denseRayCreate, denseRayNext, denseThickBegin, DR_DX, DR_ENTRY, DR_OX, DR_TMAX } from '../../src/grid/denseWalk.js';
-import { queryOutCreate } from '../../src/grid/query.js';
-import { traverseCreate, traverseStep, TR_CELLS, TR_CX, TR_DX, TR_ENTRY, TR_OX, TR_RADIUS, TR_TMAX } from '../../src/grid/traverse.js';
+import { denseRayBegin, createDenseRay, denseRayNext, denseThickBegin, DR_DX, DR_ENTRY, DR_OX, DR_TMAX } from '../../src/grid/denseWalk.js';
+import { createQueryOut } from '../../src/grid/query.js';
+import { createTraverse, traverseStep, TR_CELLS, TR_CX, TR_DX, TR_ENTRY, TR_OX, TR_RADIUS, TR_TMAX } from '../../src/grid/traverse.js';
 
 type Box = [number, number, number, number, number, number];
 
@@ -24,7 +24,7 @@ const gridArb = fc.record({
 });
 
 function build(boxes: Box[], side: number): DenseGrid {
-  const g = denseCreate();
+  const g = createDenseGrid();
   denseClear(g);
   boxes.forEach((b, i) => denseInsert(g, i + 1, Float64Array.from(b), 0));
   g.frame[DG_SIDE] = side;
@@ -93,7 +93,7 @@ function loadWalk(w: Float64Array, seg: Seg, o: number, d: number, t: number): v
 function walkRay(g: DenseGrid, seg: Seg): Map<number, number> {
   const seen = new Map<number, number>();
   bigRun(g, seen);
-  const w = denseRayCreate();
+  const w = createDenseRay();
   loadWalk(w, seg, DR_OX, DR_DX, DR_TMAX);
   if (!denseRayBegin(g, w)) return seen;
   let last = -Infinity;
@@ -108,7 +108,7 @@ function walkRay(g: DenseGrid, seg: Seg): Map<number, number> {
 function walkThick(g: DenseGrid, seg: Seg & { r: number }): Map<number, number> | undefined {
   const seen = new Map<number, number>();
   bigRun(g, seen);
-  const w = traverseCreate();
+  const w = createTraverse();
   loadWalk(w, seg, TR_OX, TR_DX, TR_TMAX);
   w[TR_RADIUS] = seg.r + 1e-9;
   if (!denseThickBegin(g, w)) return seen;
@@ -143,7 +143,7 @@ describe('dense grid', () => {
         const g = build(boxes, side);
         if (!g.usable) return;
         expect(g.nx * g.ny * g.nz).toBeLessThanOrEqual(4 * boxes.length + 64);
-        const out = queryOutCreate(2);
+        const out = createQueryOut(2);
         for (const q of queries) {
           out.count = 0;
           denseQueryBounds(g, out, Float64Array.from(q));
@@ -170,10 +170,10 @@ describe('dense grid', () => {
   it('an empty grid is usable and holds no cell', () => {
     const g = build([], 1);
     expect(g.usable).toBe(true);
-    const out = queryOutCreate();
+    const out = createQueryOut();
     denseQueryBounds(g, out, Float64Array.from([-1, -1, -1, 1, 1, 1]));
     expect(out.count).toBe(0);
-    expect(denseRayBegin(g, denseRayCreate())).toBe(false);
+    expect(denseRayBegin(g, createDenseRay())).toBe(false);
   });
 
   it('reports a build that would serve poorly: non-finite bounds, too many big items, a crowded cell', () => {

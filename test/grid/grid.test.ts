@@ -1,6 +1,6 @@
 /**
- * Unit and property tests of the broadphase grid through its public functions (gridCreate, gridAdd,
- * gridBuild, gridQuery, gridClear, queryOutCreate, and the time-sliced gridInsertSlice /
+ * Unit and property tests of the broadphase grid through its public functions (createGrid, gridAdd,
+ * gridBuild, gridQuery, gridClear, createQueryOut, and the time-sliced gridInsertSlice /
  * gridQuerySlice): a query returns exactly the items whose closed bounds overlap its own (and whose
  * slices meet), each once, for any mix of tiny, large, huge (1e300), far-away (cell coordinates
  * beyond 2^31, hashed at full precision), flat and malformed bounds, at any cell size, without long
@@ -9,7 +9,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  gridAdd, gridBuild, gridClear, gridCreate, gridInsertSlice, gridQuery, gridQuerySlice, queryOutCreate, slicesMeet, WHOLE_TICK, type Grid, type QueryOut,
+  gridAdd, gridBuild, gridClear, createGrid, gridInsertSlice, gridQuery, gridQuerySlice, createQueryOut, slicesMeet, WHOLE_TICK, type Grid, type QueryOut,
 } from '../../src/grid/index.js';
 import { WORK_CELLS, WORK_ITEMS } from '../../src/grid/grid.js';
 
@@ -20,13 +20,13 @@ function overlaps(a: B, b: B): boolean {
 }
 
 function build(cellSize: number, items: B[], capacity?: number): Grid {
-  const g = gridCreate(cellSize, capacity);
+  const g = createGrid(cellSize, capacity);
   items.forEach((b, i) => gridAdd(g, i + 1, ...b));
   gridBuild(g);
   return g;
 }
 
-function run(g: Grid, q: B, out: QueryOut = queryOutCreate()): number[] {
+function run(g: Grid, q: B, out: QueryOut = createQueryOut()): number[] {
   out.count = 0;
   gridQuery(g, out, ...q);
   return Array.from(out.ids.subarray(0, out.count));
@@ -53,9 +53,9 @@ describe('grid unit tests', () => {
   });
 
   it('an empty grid returns nothing; a query appends to out without resetting it', () => {
-    const g = gridCreate(1);
+    const g = createGrid(1);
     gridBuild(g);
-    const out = queryOutCreate();
+    const out = createQueryOut();
     gridQuery(g, out, -1, -1, -1, 1, 1, 1);
     expect(out.count).toBe(0);
     const g2 = build(1, [cube(0, 0, 0, 1)]);
@@ -80,7 +80,7 @@ describe('grid unit tests', () => {
     const items: B[] = [];
     for (let i = 0; i < 1000; i++) items.push(cube(i % 10, Math.floor(i / 10) % 10, Math.floor(i / 100), 0.6));
     const g = build(1, items, 1);
-    const out = queryOutCreate(1);
+    const out = createQueryOut(1);
     gridQuery(g, out, -1, -1, -1, 20, 20, 20);
     expect(out.count).toBe(1000);
     expect(new Set(out.ids.subarray(0, out.count)).size).toBe(1000);
@@ -120,7 +120,7 @@ describe('grid unit tests', () => {
 
   it('non-finite bounds (NaN, ±Infinity) neither hang the build nor the queries, and finite items stay exact', () => {
     const finite: B[] = [cube(0, 0, 0, 1), cube(5, 5, 5, 1)];
-    const g = gridCreate(1);
+    const g = createGrid(1);
     finite.forEach((b, i) => gridAdd(g, i + 1, ...b));
     gridAdd(g, 100, NaN, 0, 0, 1, 1, 1);
     gridAdd(g, 101, -Infinity, -Infinity, -Infinity, Infinity, Infinity, Infinity);
@@ -222,11 +222,11 @@ describe('time slices: gridInsertSlice / gridQuerySlice', () => {
     const item = fc.tuple(fc.double({ min: -10, max: 10, noNaN: true }), fc.double({ min: -10, max: 10, noNaN: true }), fc.double({ min: 0, max: 3, noNaN: true }), slice);
     fc.assert(
       fc.property(fc.constantFrom(0.5, 1, 4), fc.array(item, { maxLength: 60 }), fc.array(item, { minLength: 1, maxLength: 10 }), (cell, items, queries) => {
-        const g = gridCreate(cell, 2);
+        const g = createGrid(cell, 2);
         const boxes = items.map(([x, y, h]): B => cube(x, y, 0, h));
         boxes.forEach((b, i) => gridInsertSlice(g, i + 1, Float64Array.from(b), 0, items[i][3]));
         gridBuild(g);
-        const out = queryOutCreate();
+        const out = createQueryOut();
         for (const [x, y, h, s] of queries) {
           const q = cube(x, y, 0, h);
           out.count = 0;
@@ -246,12 +246,27 @@ describe('regressions (grid)', () => {
     // Cell 0.01: item 1 (a point) sits on level 0, item 2 (a 2-long segment, 201 level-0 cells) on
     // level 1. The point query visits one cell on each level; the level-0 cell's bucket also holds
     // item 2 (hash collision across levels), so item 2 is reported on level 0 and again on level 1.
-    const g = gridCreate(0.01);
+    const g = createGrid(0.01);
     gridAdd(g, 1, 0, 0, 0, 0, 0, 0);
     gridAdd(g, 2, 0, -1, 0, 0, 1, 0);
     gridBuild(g);
-    const out = queryOutCreate();
+    const out = createQueryOut();
     gridQuery(g, out, 0, 0, 0, 0, 0, 0);
     expect(Array.from(out.ids.subarray(0, out.count)).sort()).toEqual([1, 2]); // actual: [1, 2, 2]
+  });
+});
+
+describe('bitecs-collide/broadphase: the former constructor names', () => {
+  it('gridCreate, queryOutCreate and traverseCreate are deprecated aliases of createGrid, createQueryOut and createTraverse', async () => {
+    const api = await import('../../src/grid/index.js');
+    expect(api.gridCreate).toBe(api.createGrid);
+    expect(api.queryOutCreate).toBe(api.createQueryOut);
+    expect(api.traverseCreate).toBe(api.createTraverse);
+    const g = api.gridCreate(2);
+    api.gridAdd(g, 1, 0, 0, 0, 1, 1, 1);
+    api.gridBuild(g);
+    const out = api.queryOutCreate();
+    api.gridQuery(g, out, 0.5, 0.5, 0.5, 0.6, 0.6, 0.6);
+    expect(Array.from(out.ids.subarray(0, out.count))).toEqual([1]);
   });
 });

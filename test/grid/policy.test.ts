@@ -4,11 +4,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  B_COVER, B_MEDIAN, bucketOf, cellFor, CELL_PER_EXTENT, marginFor, MARGIN_SLACK, sizeStatsAdd, sizeStatsAddFast, sizeStatsBuckets, sizeStatsClear, sizeStatsCreate,
+  B_COVER, B_MEDIAN, bucketOf, cellFor, CELL_PER_EXTENT, marginFor, MARGIN_SLACK, sizeStatsAdd, sizeStatsAddFast, sizeStatsBuckets, sizeStatsClear, createSizeStats,
 } from '../../src/grid/policy.js';
 
 function stats(extents: number[]) {
-  const s = sizeStatsCreate();
+  const s = createSizeStats();
   for (const e of extents) {
     s.input[0] = e;
     sizeStatsAdd(s);
@@ -36,7 +36,7 @@ describe('size statistics', () => {
 
   it('fast movers count toward the median but not toward the cover (the margin)', () => {
     // The bullets scene: 2 % of the spheres sliced along paths of 100 lengths grew every static box by a cell.
-    const s = sizeStatsCreate();
+    const s = createSizeStats();
     for (let i = 0; i < 980; i++) {
       s.input[0] = 1 + (i % 10) * 0.01;
       sizeStatsAdd(s);

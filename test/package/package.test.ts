@@ -41,7 +41,7 @@ declare const console: { log(line: string): void }; // lib es2022 only: no DOM, 
 import { createWorld } from 'bitecs';
 import { addBox, addSphere, createPhysics, step, type Physics } from 'bitecs-collide';
 import { castSphereBox, type BoxShape, type CastResult, type SphereShape } from 'bitecs-collide/geometry';
-import { gridAdd, gridBuild, gridCreate, gridQuery, queryOutCreate, type Grid } from 'bitecs-collide/broadphase';
+import { gridAdd, gridBuild, createGrid, gridQuery, createQueryOut, type Grid } from 'bitecs-collide/broadphase';
 
 const physics: Physics = createPhysics(createWorld());
 addBox(physics, { position: [0, 0, 0], halfExtents: [2, 1, 2] });
@@ -53,10 +53,10 @@ const box: BoxShape = { center: { x: 0, y: 0, z: 0 }, halfExtents: { x: 1, y: 1,
 const hit: CastResult = { toi: 0, normal: { x: 0, y: 0, z: 0 }, point: { x: 0, y: 0, z: 0 } };
 const cast: boolean = castSphereBox(sphere, { x: 5, y: 0, z: 0 }, box, hit);
 
-const grid: Grid = gridCreate(2);
+const grid: Grid = createGrid(2);
 gridAdd(grid, 7, 0, 0, 0, 1, 1, 1);
 gridBuild(grid);
-const out = queryOutCreate();
+const out = createQueryOut();
 gridQuery(grid, out, 0.5, 0.5, 0.5, 2, 2, 2);
 
 export const line: string = JSON.stringify({ contacts: physics.contacts.count, cast, toi: hit.toi, found: out.count });
