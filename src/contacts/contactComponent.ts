@@ -130,8 +130,7 @@ export function restoreContactPresence(physics: Physics, keep: Uint8Array): void
   addKept(physics, keep, internal.purgeList);
 }
 
-// (One loop per function, at its end: code after a long loop would run without type feedback in
-// V8's on-stack-replaced loop code and deoptimise there on every call.)
+// One loop per function, at its end (docs/internals.md, the idiom's third rule).
 
 function releaseTouching(physics: Physics, keep: Uint8Array): void {
   const C = physics.components.Contact;

@@ -86,7 +86,7 @@ export function readContactOf(physics: Physics, eid: number, k: number, out: Con
   return true;
 }
 
-// The build: one loop per function (see contactComponent.ts on loops and on-stack replacement).
+// The build: one loop per function (docs/internals.md, the idiom's third rule).
 
 function buildIndex(physics: Physics, index: ContactIndexState): void {
   clearMembers(index);

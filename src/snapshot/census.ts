@@ -17,11 +17,9 @@ const { SPHERE, BOX, MOVING, SENSOR, FILTER } = BodyFlags;
 const KIND = SPHERE | BOX | MOVING | SENSOR | FILTER | BodyFlags.RESPONSE;
 
 /**
- * Entity ids per call of a chunk loop (the census, the body walk). A walk over every entity runs in
- * short calls: V8 then optimises the chunk function as a whole from complete type feedback. A single
- * long call would be compiled while its loop runs (on-stack replacement) with the feedback of that
- * first call only, and V8 can keep re-entering that code at every later call (seen as save and
- * restore 1.3–2× slower, and allocating while they deoptimise).
+ * Entity ids per call of a chunk loop (the census, the body walk): short calls of one chunk function
+ * instead of one long loop (measured: save and restore 1.3–2× slower as one long call; the third
+ * rule of the performance idiom in docs/internals.md).
  */
 export const LOOP_CHUNK = 1024;
 

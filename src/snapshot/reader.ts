@@ -178,8 +178,7 @@ function readContacts(physics: Physics): void {
   readEnded(physics.ended, cursor.u32, (cursor.base + saved.endedU32) >>> 2, cursor.u8, cursor.base + saved.endedFlagsU8);
 }
 
-// (Each loop below ends its function: code after a long loop would run without type feedback in
-// V8's on-stack-replaced loop code and deoptimise there on every call.)
+// Each loop below ends its function (docs/internals.md, the idiom's third rule).
 
 function rebuildBegan(list: ContactList, began: PairList): void {
   began.count = 0;

@@ -16,11 +16,11 @@
  * - `hashPhysicsState(physics)` returns it as 16 hex digits (the first 8 are the first word),
  *   allocating only that string.
  *
- * Allocation-free by construction, whatever V8 inlines: no float is ever passed as an argument or
- * returned (a double crossing a call that is not inlined is boxed in a new heap number); each one is
- * read straight into a scratch Float64Array at its own load site (each site sees one array type, so
- * the load never goes through a generic, boxing path) and mixed from there by its two 32-bit words.
- * Integers cross calls only as int32 (`| 0`), which are small integers, never boxed.
+ * Allocation-free: no float is passed as an argument or returned (docs/internals.md, the idiom's
+ * first rule); each is read from its store column straight into a scratch Float64Array (`mixAt`)
+ * and mixed from there by its two 32-bit words; integers cross calls as int32 (`| 0`). Measured by
+ * test/determinism/hashAllocation.test.ts, also with a game's own Position (plain arrays) and
+ * Velocity (Float32Array) stores.
  * @module
  */
 import type { Vec3Store } from '../../components/index.js';

@@ -12,8 +12,7 @@ import { isDynamic } from '../response/isDynamic.js';
  */
 export function applyGravity(physics: Physics): void {
   const internal = internalsOf(physics);
-  // Integer tests only: this runs once per tick, maybe before V8 optimises it, and a double read
-  // from a typed array by unoptimised code makes a heap number.
+  // Integer tests only: once-per-tick code (docs/internals.md, the idiom's third rule).
   if (internal.responseCount === 0 || internal.gravityOn === 0) return;
   const g = internal.gravity;
   const { flags, maxEid } = internal;

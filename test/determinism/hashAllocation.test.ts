@@ -18,7 +18,7 @@ import { report } from '../support/report.js';
 const child = fileURLToPath(new URL('./hashAllocation.child.ts', import.meta.url));
 
 interface Phase { bytesPerCall: number; gcsInBestWindow: number; windows: number[] }
-type Result = Record<'control' | 'wordsMultiplayer' | 'wordsArena' | 'stringMultiplayer', Phase>;
+type Result = Record<'control' | 'wordsMultiplayer' | 'wordsArena' | 'wordsOwnStores' | 'stringMultiplayer', Phase>;
 
 /** Bytes per call, best window of 300 calls (the measurement itself costs about 240 B a window). */
 const BOUND = 8;
@@ -32,10 +32,11 @@ describe('state hash allocation', () => {
   it(`hashPhysicsStateWords allocates nothing: < ${BOUND} B/call; hashPhysicsState only its string`, async () => {
     const r = await result;
     const f = (p: Phase) => `${p.bytesPerCall.toFixed(1)} B/call`;
-    report(`[hash allocation] words, multiplayer scene ${f(r.wordsMultiplayer)}; words, arena ${f(r.wordsArena)}; string, multiplayer scene ${f(r.stringMultiplayer)}; control ${f(r.control)}`);
-    for (const name of ['control', 'wordsMultiplayer', 'wordsArena', 'stringMultiplayer'] as const) expect(r[name].gcsInBestWindow, name).toBe(0);
+    report(`[hash allocation] words, multiplayer scene ${f(r.wordsMultiplayer)}; words, arena ${f(r.wordsArena)}; words, a game's own stores ${f(r.wordsOwnStores)}; string, multiplayer scene ${f(r.stringMultiplayer)}; control ${f(r.control)}`);
+    for (const name of ['control', 'wordsMultiplayer', 'wordsArena', 'wordsOwnStores', 'stringMultiplayer'] as const) expect(r[name].gcsInBestWindow, name).toBe(0);
     expect(r.wordsMultiplayer.bytesPerCall).toBeLessThan(BOUND);
     expect(r.wordsArena.bytesPerCall).toBeLessThan(BOUND);
+    expect(r.wordsOwnStores.bytesPerCall).toBeLessThan(BOUND);
     expect(r.stringMultiplayer.bytesPerCall).toBeLessThan(STRING_BOUND);
     // The method sees a known allocation (a 16-slot array per call: ~150 B or more).
     expect(r.control.bytesPerCall).toBeGreaterThan(100);
