@@ -9,7 +9,8 @@
  * time), so the section stays bounded whatever the broadphase does.
  */
 import { hostileScenes, type SceneRun } from '../src/scenes/hostile.js';
-import { internalsOf, WORK_CANDIDATES, WORK_CELLS_VISITED, WORK_ITEMS_VISITED } from '../src/physics/internal.js';
+import { internalsOf } from '../src/physics/internal.js';
+import { WORK_CANDIDATES, WORK_CELLS_VISITED, WORK_ITEMS_VISITED } from '../src/step/broadphaseState.js';
 import { median, now } from './common.js';
 
 export const HOSTILE_SKIP_MS = 2000;
@@ -49,7 +50,7 @@ function timed(run: SceneRun): number {
 }
 
 function side(run: SceneRun, firstTickMs: number): SideResult {
-  const w = internalsOf(run.physics).work;
+  const w = internalsOf(run.physics).broadphase.work;
   return {
     bodies: run.bodies,
     contacts: run.physics.contacts.count,

@@ -9,7 +9,8 @@
  */
 import { buildArena, type Arena } from '../src/scenes/buildArena.js';
 import { cubeRoot } from '../src/scenes/arena.js';
-import { internalsOf, WORK_CANDIDATES } from '../src/physics/internal.js';
+import { internalsOf } from '../src/physics/internal.js';
+import { WORK_CANDIDATES } from '../src/step/broadphaseState.js';
 import { median, now } from './common.js';
 
 export interface MovingBoxesOptions { seed: number; quick: boolean }
@@ -43,7 +44,7 @@ function side(a: Arena, msPerTick: number, firstTickMs: number): MovingBoxesSide
   let boxBox = 0;
   // Box ids come first (1 .. boxes): a box–box pair has a box as a.
   for (let i = 0; i < c.count; i++) if (c.a[i] <= boxes) boxBox++;
-  return { msPerTick, firstTickMs, contacts: c.count, boxBoxContacts: boxBox, candidates: internalsOf(a.physics).work[WORK_CANDIDATES] };
+  return { msPerTick, firstTickMs, contacts: c.count, boxBoxContacts: boxBox, candidates: internalsOf(a.physics).broadphase.work[WORK_CANDIDATES] };
 }
 
 function pair(spheres: number, o: MovingBoxesOptions, log: (s: string) => void): MovingBoxesRow {

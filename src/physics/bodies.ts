@@ -196,7 +196,7 @@ function writeRotation(physics: Physics, eid: number, q: Float64Array): void {
 /** A box moved, turned or resized between ticks: the static grid and the query grid rebuild. */
 function boxMoved(physics: Physics): void {
   const internals = internalsOf(physics);
-  internals.staticDirty = true;
+  internals.broadphase.staticDirty = true;
   internals.queryDirty = true;
 }
 

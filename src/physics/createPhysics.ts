@@ -6,9 +6,6 @@
  */
 import { $internal, observe, onAdd, onRemove, type World } from 'bitecs';
 import { createComponents, growStore, type PhysicsComponents } from '../../components/index.js';
-import { createGrid } from '../grid/grid.js';
-import { createSizeStats } from '../grid/policy.js';
-import { createQueryOut } from '../grid/query.js';
 import { createContactsState, growContactsState } from '../contacts/contactsState.js';
 import { doubledLength, growArray } from '../math/grow.js';
 import { PhysicsInputError } from './errors.js';
@@ -16,7 +13,8 @@ import { createContactList, createEndedList, createIdList, idListPush, createPai
 import { registerSetHandlers } from './setHandlers.js';
 import { readVector, vectorField } from './readInput.js';
 import { BodyFlags, type Physics, type PhysicsOptions } from './physicsTypes.js';
-import { checkLive, INTERNAL, internalsOf, WORK_SLOTS, type PhysicsState } from './internal.js';
+import { checkLive, INTERNAL, internalsOf, type PhysicsState } from './internal.js';
+import { createBroadphaseState } from '../step/broadphaseState.js';
 
 const { SPHERE, BOX, MOVING, SENSOR, FILTER, HAS_CONTACT, RESPONSE } = BodyFlags;
 const GRAVITY = vectorField('options.gravity', ['options.gravity.x', 'options.gravity.y', 'options.gravity.z']);
@@ -168,23 +166,7 @@ export function createPhysics(world: World, options: PhysicsOptions = {}): Physi
       flags: new Uint8Array(capacity),
       purgeMark: new Uint8Array(capacity),
       purgeList: createIdList(),
-      cellSize: options.cellSize ?? 0,
-      cellSizeFixed: options.cellSize !== undefined,
-      sizes: createSizeStats(),
-      buckets: new Int32Array(2),
-      cellBucket: -1,
-      marginBucket: -1,
-      contactBudget: options.contactBudget ?? defaultContactBudget(),
-      sliceCap: 0,
-      movingBoxes: 0,
-      staticGrid: createGrid(options.cellSize ?? 1),
-      staticInputs: new Float64Array(0),
-      staticDirty: true,
-      dynamicGrid: createGrid(options.cellSize ?? 1),
-      query: createQueryOut(),
-      work: new Float64Array(WORK_SLOTS),
-      pairs: createPairList(),
-      boxPairs: createPairList(),
+      broadphase: createBroadphaseState(options.cellSize, options.contactBudget ?? defaultContactBudget()),
       contacts: createContactsState(capacity),
       gravity: options.gravity === undefined ? new Float64Array(3) : Float64Array.from(gravityIn),
       gravityOn: options.gravity !== undefined && (gravityIn[0] !== 0 || gravityIn[1] !== 0 || gravityIn[2] !== 0) ? 1 : 0,
@@ -213,7 +195,7 @@ function registerObservers(physics: Physics, own: PhysicsComponents): void {
     grow(eid);
     internal.flags[eid] |= flag;
     if (eid > internal.maxEid) internal.maxEid = eid;
-    if ((internal.flags[eid] & BOX) !== 0) internal.staticDirty = true;
+    if ((internal.flags[eid] & BOX) !== 0) internal.broadphase.staticDirty = true;
     internal.queryDirty = true;
   };
   const clearFlag = (flag: number) => (eid: number) => {
@@ -221,7 +203,7 @@ function registerObservers(physics: Physics, own: PhysicsComponents): void {
     // A body's removal also ends its Contact bookkeeping (bitecs drops the component with the entity;
     // a surviving non-body entity has it removed at the next narrowphase).
     internal.flags[eid] = was & ~((flag & (SPHERE | BOX)) !== 0 ? flag | HAS_CONTACT : flag);
-    if ((was & BOX) !== 0) internal.staticDirty = true;
+    if ((was & BOX) !== 0) internal.broadphase.staticDirty = true;
     internal.queryDirty = true;
     if ((flag & (SPHERE | BOX)) !== 0 && (was & flag) !== 0 && internal.purgeMark[eid] === 0) {
       internal.purgeMark[eid] = 1;
@@ -273,7 +255,7 @@ function registerObservers(physics: Physics, own: PhysicsComponents): void {
  */
 export function markStaticDirty(physics: Physics): void {
   checkLive(physics, 'markStaticDirty');
-  internalsOf(physics).staticDirty = true;
+  internalsOf(physics).broadphase.staticDirty = true;
   internalsOf(physics).queryDirty = true;
 }
 

@@ -123,7 +123,7 @@ function setBox(physics: Physics, eid: number, data: unknown): void {
     B.qz[eid] = quat[2];
     B.qw[eid] = quat[3];
   }
-  internalsOf(physics).staticDirty = true;
+  internalsOf(physics).broadphase.staticDirty = true;
 }
 
 function setSphere(physics: Physics, eid: number, data: unknown): void {
@@ -147,7 +147,7 @@ function writeVec3(physics: Physics, eid: number, data: unknown, moving: boolean
   store.x[eid] = vec[0];
   store.y[eid] = vec[1];
   store.z[eid] = vec[2];
-  if (!moving && (internalsOf(physics).flags[eid] & BodyFlags.BOX) !== 0) internalsOf(physics).staticDirty = true;
+  if (!moving && (internalsOf(physics).flags[eid] & BodyFlags.BOX) !== 0) internalsOf(physics).broadphase.staticDirty = true;
 }
 
 const RESPONSE_KEYS = new Set(['mode', 'restitution', 'mass']);

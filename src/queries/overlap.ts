@@ -73,7 +73,7 @@ function candidates(physics: Physics, s: QueryState): number {
   out.count = 0;
   if (s.useDense) denseQueryBounds(s.dense, out, QB);
   else {
-    if (!s.withStatic) gridQueryBounds(internalsOf(physics).staticGrid, out, QB, 0);
+    if (!s.withStatic) gridQueryBounds(internalsOf(physics).broadphase.staticGrid, out, QB, 0);
     gridQueryBounds(s.grid, out, QB, 0);
   }
   return sortUniqueIds(out.ids, out.count);

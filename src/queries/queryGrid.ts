@@ -49,7 +49,7 @@ function buildDense(physics: Physics, internal: PhysicsInternal, s: QueryState):
     g.ids[n++] = eid;
   }
   g.count = n;
-  g.frame[DG_SIDE] = internal.cellSize > 0 ? internal.cellSize : 0;
+  g.frame[DG_SIDE] = internal.broadphase.cellSize > 0 ? internal.broadphase.cellSize : 0;
   return denseBuild(g);
 }
 
@@ -60,8 +60,8 @@ const BOUNDS = new Float64Array(6);
 function buildHashed(physics: Physics, internal: PhysicsInternal, s: QueryState): void {
   const { flags, maxEid } = internal;
   const g = s.grid;
-  const withStatic = internal.staticDirty;
-  gridSetCellSize(g, internal.cellSize > 0 ? internal.cellSize : internal.staticGrid.cellSize);
+  const withStatic = internal.broadphase.staticDirty;
+  gridSetCellSize(g, internal.broadphase.cellSize > 0 ? internal.broadphase.cellSize : internal.broadphase.staticGrid.cellSize);
   gridClear(g);
   for (let eid = 1; eid <= maxEid; eid++) {
     const f = flags[eid];

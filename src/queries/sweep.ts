@@ -179,5 +179,5 @@ export function sweep(physics: Physics, s: QueryState, every: boolean): void {
   slabLoad(SLAB, s.args, QI_O, QI_D);
   SLAB[SB_GROW] = s.args[QI_RADIUS];
   if (s.withStatic) sweepGrid(physics, s, s.grid);
-  else sweepGrids(physics, s, s.grid, internalsOf(physics).staticGrid);
+  else sweepGrids(physics, s, s.grid, internalsOf(physics).broadphase.staticGrid);
 }

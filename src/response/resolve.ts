@@ -185,8 +185,8 @@ function collectBodies(physics: Physics, s: ResponseState): void {
 export function respond(physics: Physics): void {
   const internal = internalsOf(physics);
   const s = responseOf(physics);
-  s.staticGrid = internal.staticGrid;
-  s.dynamicGrid = internal.dynamicGrid;
+  s.staticGrid = internal.broadphase.staticGrid;
+  s.dynamicGrid = internal.broadphase.dynamicGrid;
   const g = internal.gravity;
   s.rest[0] = 2 * Math.sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]) * physics.dt;
   s.work.fill(0);

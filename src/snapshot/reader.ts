@@ -160,10 +160,10 @@ function readTickAndCell(physics: Physics): void {
   const tick = f64[f0 + F_TICK];
   setTick(physics, tick <= 0x3fffffff ? tick | 0 : tick);
   const cell = f64[f0 + F_CELL];
-  if (cell !== internal.cellSize) internal.cellSize = cell === 0 ? 0 : cell;
+  if (cell !== internal.broadphase.cellSize) internal.broadphase.cellSize = cell === 0 ? 0 : cell;
   // Re-bucket the static boxes at the next step whatever was written (their bounds may have moved,
   // and the static grid then depends on the restored state only, not on what came before).
-  internal.staticDirty = true;
+  internal.broadphase.staticDirty = true;
   internal.queryDirty = true;
 }
 

@@ -161,7 +161,7 @@ function writeHeader(physics: Physics, bits: number): void {
   u32[h + H_BODY_F64] = layout.bodyF64;
   u32[h + H_PURGE] = layout.purge;
   f64[(base >>> 3) + F_TICK] = physics.tick;
-  f64[(base >>> 3) + F_CELL] = internalsOf(physics).cellSize;
+  f64[(base >>> 3) + F_CELL] = internalsOf(physics).broadphase.cellSize;
 }
 
 /** Writes the ended pairs from uint32 word `k` (a, b each) and their flags from byte `fl`. */

@@ -1,7 +1,7 @@
 /**
  * Box–box candidate pairs of the broadphase: a moving box's candidates (found by its own sliced
  * query of both grids, see `findPairs.ts`) become pairs (a, b) with `a` the lower entity id, into
- * `internal.boxPairs`; at the end of the tick they are sorted and merged into `internal.pairs`, so
+ * `broadphase.boxPairs`; at the end of the tick they are sorted and merged into `broadphase.pairs`, so
  * that the whole candidate list stays sorted by (a, b). Static–static pairs are never listed (only
  * moving boxes query); a pair of two moving boxes is listed by the lower id. Filters as for spheres
  * (CollisionFilter group/mask both ways). No allocation except doubling. Also the moving boxes' part
@@ -29,7 +29,7 @@ export function movingBoxSize(physics: Physics, eid: number, f: number): void {
   const bounds = BOUNDS;
   boxBounds(physics, eid, f, physics.continuous, bounds, 0);
   const x = bounds[3] - bounds[0], y = bounds[4] - bounds[1], z = bounds[5] - bounds[2];
-  const sizes = internalsOf(physics).sizes;
+  const sizes = internalsOf(physics).broadphase.sizes;
   sizes.input[0] = x > y ? (x > z ? x : z) : y > z ? y : z;
   sizeStatsAdd(sizes);
 }
@@ -39,7 +39,7 @@ export function movingBoxSize(physics: Physics, eid: number, f: number): void {
  * `candidates` more at body `a` (the sphere or moving box whose pairs are being listed).
  */
 export function budgetError(physics: Physics, a: number, listed: number, candidates: number): never {
-  const budget = internalsOf(physics).contactBudget;
+  const budget = internalsOf(physics).broadphase.contactBudget;
   throw new PhysicsInputError({
     eid: a,
     field: 'options.contactBudget',
@@ -49,17 +49,19 @@ export function budgetError(physics: Physics, a: number, listed: number, candida
 }
 
 /**
- * Appends the pairs of moving box `m` with the candidates in `internal.query` that are boxes (not
+ * Appends the pairs of moving box `m` with the candidates in `broadphase.query` that are boxes (not
  * spheres: a sphere lists its own pairs), not `m`, static or of a higher id (the lower id of two
  * moving boxes lists their pair), and pass the filters. Each pair is (lower id, higher id).
  */
 export function emitBoxPairs(physics: Physics, m: number): void {
   const internal = internalsOf(physics);
-  const { flags, query, boxPairs } = internal;
+  const { flags } = internal;
+  const bp = internal.broadphase;
+  const { query, boxPairs } = bp;
   const { group, mask } = physics.components.CollisionFilter;
   const ids = query.ids;
   const n = sortUniqueIds(ids, query.count);
-  const budget = internal.contactBudget;
+  const budget = bp.contactBudget;
   const gm = group[m];
   const mm = mask[m];
   for (let k = 0; k < n; k++) {
@@ -67,7 +69,7 @@ export function emitBoxPairs(physics: Physics, m: number): void {
     const fb = flags[b];
     if (b === m || (fb & (SPHERE | BOX)) !== BOX || ((fb & MOVING) !== 0 && b < m)) continue;
     if ((gm & mask[b]) === 0 || (group[b] & mm) === 0) continue;
-    if (internal.pairs.count + boxPairs.count >= budget) budgetError(physics, m, internal.pairs.count + boxPairs.count, n - k);
+    if (bp.pairs.count + boxPairs.count >= budget) budgetError(physics, m, bp.pairs.count + boxPairs.count, n - k);
     if (b < m) pairListPush(boxPairs, b, m);
     else pairListPush(boxPairs, m, b);
   }
@@ -110,11 +112,11 @@ export function sortPairs(l: PairList): void {
 }
 
 /**
- * Sorts `internal.boxPairs` and merges it into `internal.pairs` (both sorted by (a, b); their pairs
+ * Sorts `broadphase.boxPairs` and merges it into `broadphase.pairs` (both sorted by (a, b); their pairs
  * differ, since a sphere pair's `a` is a sphere and a box pair's a box), from the back, in place.
  */
 export function mergeBoxPairs(physics: Physics): void {
-  const { pairs, boxPairs: box } = internalsOf(physics);
+  const { pairs, boxPairs: box } = internalsOf(physics).broadphase;
   const n2 = box.count;
   if (n2 === 0) return;
   sortPairs(box);

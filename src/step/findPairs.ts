@@ -14,7 +14,7 @@
  * - Boxes without Velocity are static: bucketed in their own grid, re-bucketed only when one of them
  *   changes (`staticBoxes.ts`).
  * - Cell size and margin follow the scene (`src/grid/policy.ts`), unless `cellSize` is given.
- * - Work counters (`internal.work`, slots `WORK_*` of internal.ts) count what the tick did.
+ * - Work counters (`broadphase.work`, slots `WORK_*` of broadphaseState.ts) count what the tick did.
  * @module
  */
 import { CELL_LIMIT, hashCell, WHOLE_TICK } from '../grid/cells.js';
@@ -31,7 +31,8 @@ import { PhysicsInputError } from '../physics/errors.js';
 import { pairListPush } from '../physics/idLists.js';
 import { checkStatic, rebuildStatic } from './staticBoxes.js';
 import { BodyFlags, type Physics } from '../physics/physicsTypes.js';
-import { internalsOf, WORK_CANDIDATES, WORK_CELLS_VISITED, WORK_ITEMS_VISITED, WORK_QUERIES, WORK_SLICES } from '../physics/internal.js';
+import { internalsOf } from '../physics/internal.js';
+import { WORK_CANDIDATES, WORK_CELLS_VISITED, WORK_ITEMS_VISITED, WORK_QUERIES, WORK_SLICES } from './broadphaseState.js';
 
 const { SPHERE, BOX, MOVING, RESPONSE } = BodyFlags;
 
@@ -67,7 +68,9 @@ function motionError(physics: Physics, eid: number): never {
  * optimised on stack replacement deoptimised every tick: docs/internals.md).
  */
 function scanBodies(physics: Physics): number {
-  const { flags, maxEid, sizes, cellSize: cell } = internalsOf(physics);
+  const internal = internalsOf(physics);
+  const { flags, maxEid } = internal;
+  const { sizes, cellSize: cell } = internal.broadphase;
   const { Position: p, Velocity: v, Sphere: s, CollisionFilter: filter } = physics.components;
   const px = p.x, py = p.y, pz = p.z, vx = v.x, vy = v.y, vz = v.z, radius = s.radius;
   const group = filter.group, mask = filter.mask;
@@ -124,30 +127,30 @@ const SCAN_BODIES = 4;
  * changed) re-reads the current cell side, so the choice depends on the state alone.
  */
 function updatePolicy(physics: Physics): void {
-  const internal = internalsOf(physics);
-  const { sizes, buckets, staticGrid, dynamicGrid } = internal;
+  const bp = internalsOf(physics).broadphase;
+  const { sizes, buckets, staticGrid, dynamicGrid } = bp;
   sizeStatsBuckets(sizes, buckets);
   const median = buckets[B_MEDIAN];
   const cover = buckets[B_COVER];
-  let dirty = internal.staticDirty;
-  if (dirty) internal.cellBucket = internal.cellSize > 0 ? bucketOf(internal.cellSize / CELL_PER_EXTENT) : -1;
+  let dirty = bp.staticDirty;
+  if (dirty) bp.cellBucket = bp.cellSize > 0 ? bucketOf(bp.cellSize / CELL_PER_EXTENT) : -1;
   if (median >= 0) {
-    const cell = internal.cellBucket;
-    if (!internal.cellSizeFixed && (cell < 0 || median > cell + DRIFT_BUCKETS || median < cell - DRIFT_BUCKETS)) {
-      internal.cellSize = cellFor(sizes, median);
-      internal.cellBucket = median;
+    const cell = bp.cellBucket;
+    if (!bp.cellSizeFixed && (cell < 0 || median > cell + DRIFT_BUCKETS || median < cell - DRIFT_BUCKETS)) {
+      bp.cellSize = cellFor(sizes, median);
+      bp.cellBucket = median;
       dirty = true;
     }
-    if (dirty || cover > internal.marginBucket || cover < internal.marginBucket - DRIFT_BUCKETS) {
-      gridSetMargin(staticGrid, marginFor(sizes, cover, internal.cellSize || 1));
-      internal.marginBucket = cover;
+    if (dirty || cover > bp.marginBucket || cover < bp.marginBucket - DRIFT_BUCKETS) {
+      gridSetMargin(staticGrid, marginFor(sizes, cover, bp.cellSize || 1));
+      bp.marginBucket = cover;
       dirty = true;
     }
   }
   if (!dirty) return;
-  gridSetCellSize(staticGrid, internal.cellSize || 1);
-  gridSetCellSize(dynamicGrid, internal.cellSize || 1);
-  internal.staticDirty = true;
+  gridSetCellSize(staticGrid, bp.cellSize || 1);
+  gridSetCellSize(dynamicGrid, bp.cellSize || 1);
+  bp.staticDirty = true;
 }
 
 /**
@@ -166,7 +169,7 @@ function loadBody(physics: Physics, eid: number, f: number, b: Float64Array): vo
   b[S_MX] = mx;
   b[S_MX + 1] = my;
   b[S_MX + 2] = mz;
-  const cell = internalsOf(physics).dynamicGrid.cellSize;
+  const cell = internalsOf(physics).broadphase.dynamicGrid.cellSize;
   if ((f & SPHERE) !== 0) {
     const x = p.x[eid], y = p.y[eid], z = p.z[eid];
     // A dynamic sphere (Response) may turn within the tick: its item is the ball its speed reaches.
@@ -198,14 +201,15 @@ function loadBody(physics: Physics, eid: number, f: number, b: Float64Array): vo
  */
 function rebuildDynamic(physics: Physics, sphereSphere: boolean): void {
   const internal = internalsOf(physics);
-  const { flags, maxEid, dynamicGrid, work } = internal;
+  const { flags, maxEid } = internal;
+  const { dynamicGrid, work } = internal.broadphase;
   gridClear(dynamicGrid);
-  if (!sphereSphere && internal.movingBoxes === 0) return;
+  if (!sphereSphere && internal.broadphase.movingBoxes === 0) return;
   for (let eid = 1; eid <= maxEid; eid++) {
     const f = flags[eid];
     if ((f & SPHERE) !== 0 ? !sphereSphere : (f & (BOX | MOVING)) !== (BOX | MOVING)) continue;
     loadBody(physics, eid, f, body);
-    let d = sliceDepth(body, internal.sliceCap);
+    let d = sliceDepth(body, internal.broadphase.sliceCap);
     if (d > 0 && work[WORK_SLICES] + (1 << d) > SLICE_BUDGET) d = 0;
     const n = 1 << d;
     for (let j = 0; j < n; j++) {
@@ -219,11 +223,12 @@ function rebuildDynamic(physics: Physics, sphereSphere: boolean): void {
 /** Appends the pairs of sphere `a` with its candidates that pass the filters. */
 function emitPairs(physics: Physics, a: number): void {
   const internal = internalsOf(physics);
-  const { flags, query, pairs } = internal;
+  const { flags } = internal;
+  const { query, pairs } = internal.broadphase;
   const { group, mask } = physics.components.CollisionFilter;
   const ids = query.ids;
   const n = sortUniqueIds(ids, query.count);
-  const budget = internal.contactBudget;
+  const budget = internal.broadphase.contactBudget;
   const ga = group[a];
   const ma = mask[a];
   for (let k = 0; k < n; k++) {
@@ -238,9 +243,9 @@ function emitPairs(physics: Physics, a: number): void {
 /** Queries one sphere's or moving box's candidates, slice by slice of its motion, and emits its pairs. */
 function querySliced(physics: Physics, eid: number, f: number, hasDynamic: boolean): void {
   const internal = internalsOf(physics);
-  const { staticGrid, dynamicGrid, query, work } = internal;
+  const { staticGrid, dynamicGrid, query, work } = internal.broadphase;
   loadBody(physics, eid, f, body);
-  let d = sliceDepth(body, internal.sliceCap);
+  let d = sliceDepth(body, internal.broadphase.sliceCap);
   if (d > 0 && work[WORK_QUERIES] + (1 << d) > SLICE_BUDGET) d = 0;
   const n = 1 << d;
   query.count = 0;
@@ -263,7 +268,8 @@ function querySliced(physics: Physics, eid: number, f: number, hasDynamic: boole
  */
 function querySpheres(physics: Physics): number {
   const internal = internalsOf(physics);
-  const { flags, maxEid, staticGrid, dynamicGrid, query, work } = internal;
+  const { flags, maxEid } = internal;
+  const { staticGrid, dynamicGrid, query, work } = internal.broadphase;
   const { Position: p, Velocity: v, Sphere: s } = physics.components;
   const px = p.x, py = p.y, pz = p.z, vx = v.x, vy = v.y, vz = v.z, radius = s.radius;
   const dt = physics.continuous ? physics.dt : 0;
@@ -340,8 +346,8 @@ function querySpheres(physics: Physics): number {
 function queryMovingBoxes(physics: Physics): void {
   const internal = internalsOf(physics);
   const { flags, maxEid } = internal;
-  internal.boxPairs.count = 0;
-  if (internal.movingBoxes === 0) return;
+  internal.broadphase.boxPairs.count = 0;
+  if (internal.broadphase.movingBoxes === 0) return;
   for (let eid = 1; eid <= maxEid; eid++) {
     const f = flags[eid];
     if ((f & (SPHERE | BOX | MOVING)) === (BOX | MOVING)) querySliced(physics, eid, f, true);
@@ -350,30 +356,31 @@ function queryMovingBoxes(physics: Physics): void {
 }
 
 /**
- * Runs the broadphase: fills `internalsOf(physics).pairs` with candidate pairs sorted by (a, b).
+ * Runs the broadphase: fills `internalsOf(physics).broadphase.pairs` with candidate pairs sorted by (a, b).
  * Throws `PhysicsInputError` for invalid bodies (see `PhysicsOptions.validate`) and when the pairs
  * exceed `contactBudget`.
  */
 export function findPairs(physics: Physics): void {
   const internal = internalsOf(physics);
-  const { staticGrid, dynamicGrid, work } = internal;
+  const bp = internal.broadphase;
+  const { staticGrid, dynamicGrid, work } = bp;
   staticGrid.work.fill(0);
   dynamicGrid.work.fill(0);
   work[WORK_QUERIES] = 0;
   work[WORK_SLICES] = 0;
-  internal.pairs.count = 0;
+  bp.pairs.count = 0;
   checkStatic(physics);
-  sizeStatsClear(internal.sizes);
+  sizeStatsClear(bp.sizes);
   const scan = scanBodies(physics);
-  internal.sliceCap = 31 - Math.clz32(Math.floor(scan / SCAN_BODIES));
-  internal.movingBoxes = scan & SCAN_MOVING_BOXES;
+  bp.sliceCap = 31 - Math.clz32(Math.floor(scan / SCAN_BODIES));
+  bp.movingBoxes = scan & SCAN_MOVING_BOXES;
   updatePolicy(physics);
-  if (internal.staticDirty) rebuildStatic(physics);
+  if (bp.staticDirty) rebuildStatic(physics);
   rebuildDynamic(physics, (scan & SCAN_SPHERE_SPHERE) !== 0);
   gridBuild(dynamicGrid);
   work[WORK_QUERIES] = querySpheres(physics);
   queryMovingBoxes(physics);
-  work[WORK_CANDIDATES] = internal.pairs.count;
+  work[WORK_CANDIDATES] = bp.pairs.count;
   work[WORK_CELLS_VISITED] = staticGrid.work[WORK_CELLS] + dynamicGrid.work[WORK_CELLS];
   work[WORK_ITEMS_VISITED] = staticGrid.work[WORK_ITEMS] + dynamicGrid.work[WORK_ITEMS];
 }

@@ -2,7 +2,7 @@
  * The static boxes of the broadphase (boxes without Velocity): bucketed in their own grid, grown by a
  * margin that makes nearly every sphere query a single cell lookup, and re-bucketed only when they
  * change. Each step compares every static box's inputs (Position, Box) with those it was bucketed
- * from (`PhysicsInternal.staticInputs`); a written box re-buckets (and, with `validate`, validates)
+ * from (`BroadphaseState.staticInputs`); a written box re-buckets (and, with `validate`, validates)
  * them all, so direct writes are noticed without `markStaticDirty` (which still forces a
  * re-bucketing). Pure over the physics instance's typed arrays; world frame, length units.
  * @module
@@ -11,7 +11,8 @@ import { gridBuild, gridClear, gridInsert } from '../grid/grid.js';
 import { growArray } from '../math/grow.js';
 import { boxBounds, validateBody } from '../physics/bodyReads.js';
 import { BodyFlags, type Physics } from '../physics/physicsTypes.js';
-import { internalsOf, type PhysicsInternal, STATIC_INPUTS, WORK_REBUILDS } from '../physics/internal.js';
+import { internalsOf } from '../physics/internal.js';
+import { type BroadphaseState, STATIC_INPUTS, WORK_REBUILDS } from './broadphaseState.js';
 
 const { SPHERE, BOX, MOVING } = BodyFlags;
 
@@ -33,7 +34,7 @@ const staticScratch = new Float64Array(STATIC_INPUTS);
 /** Scratch of `rebuildStatic`: one box's world bounds. */
 const boxBoundsScratch = new Float64Array(6);
 
-/** Records static slot `i`'s inputs (see `PhysicsInternal.staticInputs`). */
+/** Records static slot `i`'s inputs (see `BroadphaseState.staticInputs`). */
 function recordStatic(physics: Physics, inputs: Float64Array, i: number, eid: number): void {
   const { Position: p, Box: box } = physics.components;
   const o = STATIC_INPUTS * i;
@@ -56,9 +57,9 @@ function recordStatic(physics: Physics, inputs: Float64Array, i: number, eid: nu
  * when a re-bucketing is due anyway.
  */
 export function checkStatic(physics: Physics): void {
-  const internal = internalsOf(physics);
-  if (internal.staticDirty) return;
-  const { staticGrid: g, staticInputs: a } = internal;
+  const bp = internalsOf(physics).broadphase;
+  if (bp.staticDirty) return;
+  const { staticGrid: g, staticInputs: a } = bp;
   const { Position: p, Box: box } = physics.components;
   const px = p.x, py = p.y, pz = p.z, bhx = box.hx, bhy = box.hy, bhz = box.hz, bqx = box.qx, bqy = box.qy, bqz = box.qz, bqw = box.qw;
   const ids = g.ids;
@@ -72,31 +73,33 @@ export function checkStatic(physics: Physics): void {
     const c = staticScratch;
     c[0] = x; c[1] = y; c[2] = z; c[3] = hx; c[4] = hy; c[5] = hz; c[6] = qx; c[7] = qy; c[8] = qz; c[9] = qw;
     if (!staticChanged(a, i)) continue;
-    internal.staticDirty = true;
+    bp.staticDirty = true;
     return;
   }
 }
 
 /** Doubles `staticInputs` (outside the steady tick: only when more static boxes are bucketed). */
-function growStaticInputs(internal: PhysicsInternal): void {
-  internal.staticInputs = growArray(internal.staticInputs, Math.max(16 * STATIC_INPUTS, 2 * internal.staticInputs.length));
+function growStaticInputs(bp: BroadphaseState): void {
+  bp.staticInputs = growArray(bp.staticInputs, Math.max(16 * STATIC_INPUTS, 2 * bp.staticInputs.length));
 }
 
 /** Re-buckets the static boxes (validating each with `validate`). */
 export function rebuildStatic(physics: Physics): void {
   const internal = internalsOf(physics);
-  const { flags, maxEid, staticGrid } = internal;
+  const { flags, maxEid } = internal;
+  const bp = internal.broadphase;
+  const { staticGrid } = bp;
   gridClear(staticGrid);
   for (let eid = 1; eid <= maxEid; eid++) {
     const f = flags[eid];
     if ((f & BOX) === 0 || (f & (MOVING | SPHERE)) !== 0) continue;
     if (physics.validate) validateBody(physics, eid, f);
     boxBounds(physics, eid, f, false, boxBoundsScratch, 0);
-    if (STATIC_INPUTS * (staticGrid.count + 1) > internal.staticInputs.length) growStaticInputs(internal);
-    recordStatic(physics, internal.staticInputs, staticGrid.count, eid);
+    if (STATIC_INPUTS * (staticGrid.count + 1) > bp.staticInputs.length) growStaticInputs(bp);
+    recordStatic(physics, bp.staticInputs, staticGrid.count, eid);
     gridInsert(staticGrid, eid, boxBoundsScratch, 0);
   }
   gridBuild(staticGrid);
-  internal.staticDirty = false;
-  internal.work[WORK_REBUILDS]++;
+  bp.staticDirty = false;
+  bp.work[WORK_REBUILDS]++;
 }

@@ -135,12 +135,14 @@ function stillCandidate(physics: Physics, a: number, b: number): boolean {
 }
 
 /**
- * Tests the candidate pairs `internalsOf(physics).pairs` into `physics.contacts` (its count reset
+ * Tests the candidate pairs `internalsOf(physics).broadphase.pairs` into `physics.contacts` (its count reset
  * first). With dynamic bodies (spheres with Response), their pairs are skipped: the response moves
  * them and merges the contacts of the paths they take (src/response).
  */
 export function testPairs(physics: Physics): void {
-  const { pairs, flags, purgeMark, responseCount } = internalsOf(physics);
+  const internal = internalsOf(physics);
+  const { flags, purgeMark, responseCount } = internal;
+  const pairs = internal.broadphase.pairs;
   const list = physics.contacts;
   contactListReserve(list, pairs.count);
   list.count = 0;

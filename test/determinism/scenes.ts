@@ -86,7 +86,7 @@ export function arenaShuffled(c: ArenaCase, shuffleSeed: number): ArenaRun {
     if (i < m) writeBody(physics, i + 1, { shape: 'box', ...spec.boxes[i] });
     else writeBody(physics, i + 1, { shape: 'sphere', ...spec.spheres[i - m], ...(c.sphereSphere ? {} : { group: 2, mask: 1 }) });
   }
-  internalsOf(physics).staticDirty = true;
+  internalsOf(physics).broadphase.staticDirty = true;
   const sphereIds = Uint32Array.from({ length: spec.spheres.length }, (_, i) => m + 1 + i);
   return {
     physics,

@@ -76,7 +76,7 @@ describe('round trip', () => {
     }
     restoreSnapshot(s.physics, snap);
     expect(s.physics.tick).toBe(0);
-    expect(internalsOf(s.physics).cellSize).toBe(0);
+    expect(internalsOf(s.physics).broadphase.cellSize).toBe(0);
     for (let t = 0; t < 20; t++) {
       s.tick(t);
       expect(digest(s.physics, s.ids)).toBe(first[t]);

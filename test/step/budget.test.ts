@@ -32,7 +32,7 @@ describe('contact budget', () => {
     expect(e.problem).toMatch(/more than 100000 candidate contact pairs/);
     expect(e.problem).toMatch(/\d+ listed before entity \d+, which adds up to \d+ more/);
     // It stopped at the budget: the pair list never grew far past it.
-    expect(internalsOf(physics).pairs.a.length).toBeLessThanOrEqual(2 * 131_072);
+    expect(internalsOf(physics).broadphase.pairs.a.length).toBeLessThanOrEqual(2 * 131_072);
   });
 
   it('a tick exactly at the budget runs; one pair more throws', () => {
@@ -45,7 +45,7 @@ describe('contact budget', () => {
 
   it('the default is sized to the machine (an eighth of its memory at 256 B per pair, at least 2^20)', () => {
     const physics = createPhysics(createWorld());
-    const budget = internalsOf(physics).contactBudget;
+    const budget = internalsOf(physics).broadphase.contactBudget;
     expect(budget).toBe(defaultContactBudget());
     expect(budget).toBeGreaterThanOrEqual(2 ** 20);
     expect(Number.isInteger(budget)).toBe(true);

@@ -8,7 +8,8 @@ import { createWorld } from 'bitecs';
 import { describe, expect, it } from 'vitest';
 import { addBox, addSphere, createPhysics, markStaticDirty, PhysicsInputError, step, type Physics } from '../../src/index.js';
 import { buildArena } from '../../src/scenes/buildArena.js';
-import { internalsOf, WORK_ITEMS_VISITED } from '../../src/physics/internal.js';
+import { internalsOf } from '../../src/physics/internal.js';
+import { WORK_ITEMS_VISITED } from '../../src/step/broadphaseState.js';
 import { bruteForceContacts } from '../oracle/bruteForce.js';
 import { readContacts } from '../support/harness.js';
 
@@ -122,9 +123,9 @@ describe('cell size follows the scene', () => {
     const arena = buildArena({ spheres: 2000, seed: 4, sphereSphere: true });
     const physics = arena.physics;
     arena.tick();
-    const cell = internalsOf(physics).cellSize;
+    const cell = internalsOf(physics).broadphase.cellSize;
     arena.tick();
-    const items = internalsOf(physics).work[WORK_ITEMS_VISITED];
+    const items = internalsOf(physics).broadphase.work[WORK_ITEMS_VISITED];
     const r = physics.components.Sphere.radius;
     const P = physics.components.Position, V = physics.components.Velocity;
     // Shrink the whole scene 100× about the origin (radii, positions, speeds): the same scene, smaller.
@@ -139,27 +140,27 @@ describe('cell size follows the scene', () => {
     }
     step(physics);
     step(physics);
-    const small = internalsOf(physics).cellSize;
+    const small = internalsOf(physics).broadphase.cellSize;
     expect(small).toBeLessThan(cell / 50);
     expect(small).toBeGreaterThan(cell / 200);
-    expect(internalsOf(physics).work[WORK_ITEMS_VISITED]).toBeLessThan(2 * items);
+    expect(internalsOf(physics).broadphase.work[WORK_ITEMS_VISITED]).toBeLessThan(2 * items);
   });
 
   it('an empty first step chooses nothing; the cell is chosen at the first step with bodies', () => {
     const physics = createPhysics(createWorld());
     step(physics);
-    expect(internalsOf(physics).cellSize).toBe(0);
+    expect(internalsOf(physics).broadphase.cellSize).toBe(0);
     for (let i = 0; i < 100; i++) addSphere(physics, { position: [i * 3, 0, 0], radius: 1 });
     step(physics);
-    expect(internalsOf(physics).cellSize).toBeGreaterThan(1);
-    expect(internalsOf(physics).cellSize).toBeLessThan(8);
+    expect(internalsOf(physics).broadphase.cellSize).toBeGreaterThan(1);
+    expect(internalsOf(physics).broadphase.cellSize).toBeLessThan(8);
   });
 
   it('a fixed cellSize option is never re-chosen', () => {
     const physics = createPhysics(createWorld(), { cellSize: 0.5 });
     for (let i = 0; i < 100; i++) addSphere(physics, { position: [i * 300, 0, 0], radius: 100 });
     step(physics);
-    expect(internalsOf(physics).cellSize).toBe(0.5);
+    expect(internalsOf(physics).broadphase.cellSize).toBe(0.5);
   });
 });
 
@@ -167,8 +168,8 @@ describe('two instances', () => {
   /** The candidate pairs and work counters of each tick, as text. */
   function record(arena: ReturnType<typeof buildArena>, log: string[]): void {
     const internal = internalsOf(arena.physics);
-    const { a, b, count } = internal.pairs;
-    log.push(`${Array.from(a.subarray(0, count)).join()}|${Array.from(b.subarray(0, count)).join()}|${Array.from(internal.work).join()}`);
+    const { a, b, count } = internal.broadphase.pairs;
+    log.push(`${Array.from(a.subarray(0, count)).join()}|${Array.from(b.subarray(0, count)).join()}|${Array.from(internal.broadphase.work).join()}`);
   }
   const scenes = [
     () => buildArena({ spheres: 1200, movingBoxes: 20, seed: 4, sphereSphere: true, physics: { continuous: true } }),

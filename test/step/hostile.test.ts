@@ -1,6 +1,6 @@
 /**
  * Work-counting regressions of the hostile scenes (src/scenes/hostile.ts): the broadphase's own
- * deterministic counters (`internal.work`: candidate pairs listed, grid cells looked up, grid
+ * deterministic counters (`broadphase.work`: candidate pairs listed, grid cells looked up, grid
  * entries examined) stay within a small multiple of bodies + contacts, and within twice those of
  * each scene's well-conditioned twin. Counters, not milliseconds: the same on every machine.
  *
@@ -10,7 +10,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { hostileScenes, type SceneRun } from '../../src/scenes/hostile.js';
-import { internalsOf, WORK_CANDIDATES, WORK_CELLS_VISITED, WORK_ITEMS_VISITED } from '../../src/physics/internal.js';
+import { internalsOf } from '../../src/physics/internal.js';
+import { WORK_CANDIDATES, WORK_CELLS_VISITED, WORK_ITEMS_VISITED } from '../../src/step/broadphaseState.js';
 
 /** Ticks per scene; the largest counters over them are checked. */
 const TICKS = 4;
@@ -24,7 +25,7 @@ function measure(run: SceneRun): Work {
   let contacts = 0;
   for (let t = 0; t < TICKS; t++) {
     run.tick();
-    const c = internalsOf(run.physics).work;
+    const c = internalsOf(run.physics).broadphase.work;
     w.candidates = Math.max(w.candidates, c[WORK_CANDIDATES]);
     w.cells = Math.max(w.cells, c[WORK_CELLS_VISITED]);
     w.items = Math.max(w.items, c[WORK_ITEMS_VISITED]);
@@ -52,7 +53,7 @@ describe('hostile scenes: broadphase work stays linear (counters, deterministic)
     const scene = hostileScenes(0.05).find((s) => s.id === 'bullets')!;
     const staticWork = (run: SceneRun) => {
       for (let t = 0; t < TICKS; t++) run.tick();
-      const w = internalsOf(run.physics).staticGrid.work;
+      const w = internalsOf(run.physics).broadphase.staticGrid.work;
       return [w[0], w[1]];
     };
     const [cells, items] = staticWork(scene.build(true));

@@ -1,0 +1,96 @@
+/**
+ * The broadphase's state, owned by the physics instance (`internalsOf(physics).broadphase`) and
+ * created with it: the cell-size policy (src/grid/policy.ts), the static grid of the boxes without
+ * Velocity and the inputs they were bucketed from, the dynamic grid of this tick's moving bodies,
+ * the candidate pairs sorted by (a, b) and the work counters. Written by the findPairs stage
+ * (src/step/findPairs.ts, boxPairs.ts, staticBoxes.ts); read by the response (the grids), the world
+ * queries (the static grid, the cell side) and the snapshot (the cell side). World frame, length
+ * units.
+ * @module
+ */
+import { createGrid, type Grid } from '../grid/grid.js';
+import { createSizeStats, type SizeStats } from '../grid/policy.js';
+import { createQueryOut, type QueryOut } from '../grid/query.js';
+import { createPairList } from '../physics/idLists.js';
+import type { PairList } from '../physics/physicsTypes.js';
+
+/** The broadphase's state (see the module notes). */
+export interface BroadphaseState {
+  /** Level-0 cell side of both grids (length units); 0 until chosen (see src/grid/policy.ts). */
+  cellSize: number;
+  /** Whether `cellSize` was given as an option (then never re-chosen). */
+  cellSizeFixed: boolean;
+  /** Extents of this tick's spheres, for the cell size policy. */
+  sizes: SizeStats;
+  /** Median and cover buckets of `sizes` (slots B_MEDIAN, B_COVER of policy.ts). */
+  buckets: Int32Array;
+  /** Size bucket the cell side was chosen for (−1: none), and the margin's cover bucket. */
+  cellBucket: number;
+  marginBucket: number;
+  /** Nonzero when this tick's scan saw a moving box. */
+  movingBoxes: number;
+  /** Deepest time split of a moving body this tick (log2 of the body count, see slices.ts). */
+  sliceCap: number;
+  /** Most candidate pairs one tick may list (`PhysicsOptions.contactBudget`). */
+  contactBudget: number;
+  staticGrid: Grid;
+  /**
+   * The inputs each static box was bucketed from, by static grid slot (`STATIC_INPUTS` per box:
+   * Position x, y, z, Box hx, hy, hz, qx, qy, qz, qw), compared at every step to notice direct writes.
+   */
+  staticInputs: Float64Array;
+  staticDirty: boolean;
+  dynamicGrid: Grid;
+  query: QueryOut;
+  /** The broadphase's work counters of the last tick (slots `WORK_*`), deterministic. */
+  work: Float64Array;
+  /** Candidate pairs from the broadphase, sorted by (a, b). */
+  pairs: PairList;
+  /** Scratch of the broadphase: this tick's box–box candidate pairs before the merge (boxPairs.ts). */
+  boxPairs: PairList;
+}
+
+/** Numbers per box in `staticInputs`. */
+export const STATIC_INPUTS = 10;
+
+/** Slot of `work`: candidate pairs listed. */
+export const WORK_CANDIDATES = 0;
+/** Slot of `work`: grid buckets looked up by the queries (both grids). */
+export const WORK_CELLS_VISITED = 1;
+/** Slot of `work`: grid entries examined by the queries (both grids). */
+export const WORK_ITEMS_VISITED = 2;
+/** Slot of `work`: grid queries (one per sphere slice). */
+export const WORK_QUERIES = 3;
+/** Slot of `work`: dynamic grid items (one per moving-body slice). */
+export const WORK_SLICES = 4;
+/** Slot of `work`: static grid rebuilds since the instance was created (cumulative). */
+export const WORK_REBUILDS = 5;
+/** Number of slots of `work`. */
+export const WORK_SLOTS = 6;
+
+/**
+ * A broadphase state for `createPhysics`: `cellSize` the fixed level-0 cell side when given (length
+ * units, > 0; undefined: chosen by the policy each tick it drifts), `contactBudget` the most
+ * candidate pairs per tick.
+ */
+export function createBroadphaseState(cellSize: number | undefined, contactBudget: number): BroadphaseState {
+  return {
+    cellSize: cellSize ?? 0,
+    cellSizeFixed: cellSize !== undefined,
+    sizes: createSizeStats(),
+    buckets: new Int32Array(2),
+    cellBucket: -1,
+    marginBucket: -1,
+    movingBoxes: 0,
+    sliceCap: 0,
+    contactBudget,
+    staticGrid: createGrid(cellSize ?? 1),
+    staticInputs: new Float64Array(0),
+    staticDirty: true,
+    dynamicGrid: createGrid(cellSize ?? 1),
+    query: createQueryOut(),
+    work: new Float64Array(WORK_SLOTS),
+    pairs: createPairList(),
+    boxPairs: createPairList(),
+  };
+}
