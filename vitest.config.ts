@@ -1,5 +1,5 @@
 import { relative } from 'node:path';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import type { Reporter, TestModule, Vitest } from 'vitest/node';
 
 /**
@@ -26,9 +26,51 @@ class SkipReasons implements Reporter {
   }
 }
 
-export default defineConfig({
+/**
+ * `npm run test:quick` (`vitest run --mode quick`): the unit and regression tests, under a minute
+ * on one worker. It leaves out what takes the time of the full suite (`npm test`, which CI runs):
+ * the headless browsers, the multiplayer servers, the engine and bundle determinism runs, the
+ * package build, the allocation measurements, the fuzzers, the property and differential suites
+ * (geometry against its oracles and Rapier, the queries, the response guarantees and instances),
+ * the docs' code blocks (type-checked), the examples, and the longest scene runs (debugRender,
+ * rollback, entity ids, contactsOf, crowded queries, the arena runner). Each took 2–42 s in a full
+ * run on 2026-11-27. New test files are in both unless listed here.
+ */
+const SLOW = [
+  'test/browser/**',
+  'test/multiplayer/**',
+  'test/determinism/engines.test.ts',
+  'test/determinism/engineMath.test.ts',
+  'test/determinism/browser.test.ts',
+  'test/package/**',
+  'test/**/*{allocation,Allocation}*.test.ts',
+  'test/fuzz/**',
+  'test/**/*.property.test.ts',
+  'test/geometry/cast*.test.ts',
+  'test/geometry/exact*.test.ts',
+  'test/geometry/*.diff.test.ts',
+  'test/geometry/*BoxBox.test.ts',
+  'test/geometry/mirrors.test.ts',
+  'test/geometry/scaleInvariance.test.ts',
+  'test/response/response.guarantees.test.ts',
+  'test/response/response.pile.test.ts',
+  'test/queries/queries.determinism.test.ts',
+  'test/docs/**',
+  'test/examples/**',
+  'test/debug/debugRender.test.ts',
+  'test/snapshot/rollback.test.ts',
+  'test/snapshot/entityIds.test.ts',
+  'test/contacts/contactsOf.test.ts',
+  'test/cli/arena.test.ts',
+  'test/geometry/oracleBoxBox.sanity.test.ts',
+  'test/queries/queries.crowd.test.ts',
+  'test/response/response.instances.test.ts',
+];
+
+export default defineConfig(({ mode }) => ({
   test: {
     include: ['test/**/*.test.ts'],
+    exclude: mode === 'quick' ? [...configDefaults.exclude, ...SLOW] : configDefaults.exclude,
     testTimeout: 120_000,
     hookTimeout: 60_000,
     // The property and differential tests take 0.3-5 s each by design: list a passing test by name
@@ -37,4 +79,4 @@ export default defineConfig({
     reporters: [new SkipReasons(), 'default'],
     coverage: { include: ['src/**/*.ts', 'components/**/*.ts', 'systems/**/*.ts'], reporter: ['text-summary', 'text'] },
   },
-});
+}));

@@ -5,14 +5,15 @@
  * `npx tsx examples/multiplayer/launch.ts` starts `redis-server` on 127.0.0.1 at a free port (or uses
  * `--redis redis://host:port`), then server.ts twice, on ports 2567 and 2568 (`--ports a,b`; 0 = any
  * free port), prints the endpoints and forwards the servers' log lines until Ctrl-C, then stops all
- * three. Connect bots through either endpoint with client.ts.
+ * three. Connect bots through either endpoint with client.ts. A port already taken (e.g. by a
+ * single-process server.ts still running) stops it at once with exit code 1, naming the port.
  *
  * `--demo SECONDS` instead runs a self-check and exits: it creates 4 rooms (alternately through each
  * process), puts 2 bots in each, steers them at random for SECONDS, and prints where each room lives
  * and how many ticks each replica checked and matched (exit code 1 on any desync).
  */
 import { ArenaClient, randomSteering } from './client.js';
-import { startRedis, startServerProcess, type ServerProcess, type Started } from './processes.js';
+import { checkPortFree, startRedis, startServerProcess, type ServerProcess, type Started } from './processes.js';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -48,6 +49,18 @@ async function main(): Promise<void> {
     for (const s of started.reverse()) await s.stop();
   };
   let ok = true;
+  const ports = (arg('ports') ?? '2567,2568').split(',').map(Number);
+  // A taken port fails here at once, before Redis starts (a server would only log EADDRINUSE).
+  for (const port of ports) {
+    if (port === 0) continue;
+    try {
+      await checkPortFree(port);
+    } catch (e) {
+      console.error(`launch: ${e instanceof Error ? e.message : String(e)}; --ports a,b picks others (0 = any free port)`);
+      process.exitCode = 1;
+      return;
+    }
+  }
   try {
     let redis = arg('redis');
     if (redis === undefined) {
@@ -55,7 +68,6 @@ async function main(): Promise<void> {
       started.push(r);
       redis = r.url;
     }
-    const ports = (arg('ports') ?? '2567,2568').split(',').map(Number);
     const demoSeconds = arg('demo') !== undefined ? Number(arg('demo')) : undefined;
     const servers = await Promise.all(ports.map((port, i) => startServerProcess({
       redis,

@@ -43,6 +43,21 @@ export function freePort(host = '127.0.0.1'): Promise<number> {
   });
 }
 
+/**
+ * Resolves when TCP `port` on `host` can be listened on (bound and released at once); rejects with
+ * an Error saying which port is taken otherwise. Servers check their fixed port with it before they
+ * start: Colyseus only logs a listen error (`EADDRINUSE`) and the process would wait forever.
+ */
+export function checkPortFree(port: number, host = '127.0.0.1'): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', (e: NodeJS.ErrnoException) => {
+      reject(e.code === 'EADDRINUSE' ? new Error(`port ${port} on ${host} is in use (by another server.ts or launch.ts still running?): stop that process first, or choose another port`) : e);
+    });
+    s.listen(port, host, () => s.close(() => resolve()));
+  });
+}
+
 function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;

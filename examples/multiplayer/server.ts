@@ -20,7 +20,7 @@ import { Server, matchMaker, type Presence } from '@colyseus/core';
 import { WebSocketTransport } from '@colyseus/ws-transport';
 import { RedisDriver } from '@colyseus/redis-driver';
 import { RedisPresence } from '@colyseus/redis-presence';
-import { freePort } from './processes.js';
+import { checkPortFree, freePort } from './processes.js';
 import { ProcessBudget, type LimitsOptions } from './limits.js';
 import { ArenaRoom, type Log } from './room.js';
 
@@ -63,6 +63,8 @@ export async function startServer(o: ServerOptions = {}): Promise<RunningServer>
   const host = o.host ?? '127.0.0.1';
   const log = o.log ?? (() => {});
   const port = o.port === 0 ? await freePort(host) : o.port ?? 2567; // Redis mode needs the port up front (publicAddress)
+  // Colyseus only logs a failed listen (EADDRINUSE) and would leave the process waiting: check first.
+  if (o.port !== 0) await checkPortFree(port, host);
   const presence = o.redis !== undefined ? new RedisPresence(o.redis) : undefined;
   const server = new Server({
     transport: new WebSocketTransport(),
@@ -121,4 +123,9 @@ async function main(): Promise<void> {
   process.on('SIGTERM', stop);
 }
 
-if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === resolve(process.argv[1])) await main();
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {
+  await main().catch((e: unknown) => {
+    console.error(`server: ${e instanceof Error ? e.message : String(e)}`);
+    process.exit(1);
+  });
+}

@@ -104,6 +104,17 @@ function readBox(d: unknown, eid: number): number {
 }
 
 /**
+ * A body's pose or shape was written (as the helpers do in src/physics/bodies.ts): the world
+ * queries rebuild their structure at the next query, and for a box (`box`) the broadphase re-buckets
+ * the static boxes at the next step.
+ */
+function shapeChanged(physics: Physics, box: boolean): void {
+  const internal = internalsOf(physics);
+  internal.queryDirty = true;
+  if (box) internal.broadphase.staticDirty = true;
+}
+
+/**
  * Writes the data of one `set(Component, data)` (or `setComponent`) to entity `eid`, after bitecs
  * has added the component (its onAdd observers, e.g. the capacity growth, have run). Reads and checks
  * all of `data` before writing any of it; throws `PhysicsInputError` (source `set(Name)`) for bad
@@ -123,12 +134,13 @@ function setBox(physics: Physics, eid: number, data: unknown): void {
     B.qz[eid] = quat[2];
     B.qw[eid] = quat[3];
   }
-  internalsOf(physics).broadphase.staticDirty = true;
+  shapeChanged(physics, true);
 }
 
 function setSphere(physics: Physics, eid: number, data: unknown): void {
   checkRecord(data, SPHERE_KEYS, 'set(Sphere)', eid, '{radius}');
   physics.components.Sphere.radius[eid] = readRadius(data.radius, 'set(Sphere)', eid, 'Sphere.radius');
+  shapeChanged(physics, false);
 }
 
 function setFilter(physics: Physics, eid: number, data: unknown): void {
@@ -147,7 +159,7 @@ function writeVec3(physics: Physics, eid: number, data: unknown, moving: boolean
   store.x[eid] = vec[0];
   store.y[eid] = vec[1];
   store.z[eid] = vec[2];
-  if (!moving && (internalsOf(physics).flags[eid] & BodyFlags.BOX) !== 0) internalsOf(physics).broadphase.staticDirty = true;
+  if (!moving) shapeChanged(physics, (internalsOf(physics).flags[eid] & BodyFlags.BOX) !== 0);
 }
 
 const RESPONSE_KEYS = new Set(['mode', 'restitution', 'mass']);

@@ -27,7 +27,7 @@ import * as sweepModule from './sweep.js';
 
 // Imported bindings read once into module constants: see docs/internals.md (imports on hot paths).
 const { sweep } = sweepModule;
-const { readDirection, readDistance, readFilter, readOut, readPhysics, readQueryRadius, readStart } = input;
+const { readDirection, readDistance, readFilter, readHitOut, readListOut, readPhysics, readQueryRadius, readStart } = input;
 const { queryStateOf, updateQueryGrid } = queryGrid;
 const { BH_DIST, BH_N, BH_P, loadVec3, QI_RADIUS } = slots;
 const { hitListReserve } = lists;
@@ -44,7 +44,8 @@ function readCast(physics: Physics, start: Vec3Like, direction: Vec3Like, maxDis
   readStart(start, source === 'castRay' || source === 'castRayAll', source, args);
   readDirection(direction, source, args);
   readDistance(maxDistance, source, args);
-  readOut(out, list ? 'a HitList (createHitList)' : 'a QueryHit {entity, distance, normal, point}', source);
+  if (list) readListOut(out, source);
+  else readHitOut(out, source);
   readFilter(filter, source, s.filter);
   return s;
 }

@@ -44,7 +44,7 @@ const { rotatedHalfExtents } = quat;
 const { entityListReserve } = lists;
 const { queryStateOf, updateQueryGrid } = queryGrid;
 const { passesFilter } = candidate;
-const { readFilter, readHalfExtents, readOut, readPhysics, readQueryRadius, readQueryRotation, readStart } = input;
+const { readFilter, readHalfExtents, readEntityOut, readPhysics, readQueryRadius, readQueryRotation, readStart } = input;
 const { loadVec3, QI_H, QI_O, QI_Q, QI_RADIUS } = slots;
 
 /**
@@ -122,7 +122,7 @@ export function overlapSphere(physics: Physics, center: Vec3Like, radius: number
   const q = s.args;
   readStart(center, false, source, q);
   readQueryRadius(radius, source, q);
-  readOut(out, 'an EntityList (createEntityList)', source);
+  readEntityOut(out, source);
   readFilter(filter, source, s.filter);
   updateQueryGrid(physics, s);
   const r = q[QI_RADIUS];
@@ -146,7 +146,7 @@ export function overlapBox(physics: Physics, center: Vec3Like, halfExtents: Vec3
   readStart(center, false, source, q);
   readHalfExtents(halfExtents, source, q);
   readQueryRotation(rotation, source, q);
-  readOut(out, 'an EntityList (createEntityList)', source);
+  readEntityOut(out, source);
   readFilter(filter, source, s.filter);
   updateQueryGrid(physics, s);
   const b = s.queryBox;

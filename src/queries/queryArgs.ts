@@ -11,11 +11,12 @@ import * as internals from '../physics/internal.js';
 import * as readInput from '../physics/readInput.js';
 import type { VectorField } from '../physics/readInput.js';
 import type { Physics } from '../physics/physicsTypes.js';
+import type { HitList } from './hitLists.js';
 import * as slots from './queryState.js';
 
 // Imported bindings read once into module constants: see docs/internals.md (imports on hot paths).
 const { PhysicsInputError } = errors;
-const { checkLive } = internals;
+const { checkLive, internalsOf } = internals;
 const { describe, readBits, readRadius, readRotation, readVector, vectorField: field } = readInput;
 const { QF_EXCLUDE, QF_GROUP, QF_MASK, QF_SENSORS, QI_D, QI_DIST, QI_H, QI_O, QI_Q, QI_RADIUS } = slots;
 
@@ -66,9 +67,10 @@ function fail(field: string, problem: string, source: string): never {
   throw new PhysicsInputError({ field, problem, source });
 }
 
-/** Checks `physics` is a live instance. */
+/** Checks `physics` is a live instance (an object `createPhysics` made, not destroyed). */
 export function readPhysics(physics: Physics, source: string): void {
   if (physics === null || typeof physics !== 'object') fail('physics', `must be a physics instance (createPhysics), got ${describe(physics)}`, source);
+  if (internalsOf(physics) === undefined) fail('physics', 'must be a physics instance (createPhysics), got an object createPhysics did not make', source);
   checkLive(physics, source);
 }
 
@@ -178,7 +180,54 @@ export function readFilter(f: unknown, source: string, filter: Float64Array): vo
   }
 }
 
-/** Checks that `out` is an object (a `QueryHit`, `HitList` or `EntityList`). */
-export function readOut(out: unknown, what: string, source: string): void {
-  if (out === null || typeof out !== 'object') fail('out', `must be ${what}, got ${describe(out)}`, source);
+/** Throws for a bad `out` (or part `field` of it): what it must be, and what it is (a class name for an object). */
+function failOut(field: string, what: string, v: unknown, source: string): never {
+  let got = describe(v);
+  if (v !== null && typeof v === 'object') {
+    const name = (v.constructor as { name?: unknown } | undefined)?.name;
+    got = typeof name === 'string' && name !== '' ? `${/^[AEIOU]/.test(name) ? 'an' : 'a'} ${name}` : 'an object';
+  }
+  return fail(field, `must be ${what}, got ${got}`, source);
+}
+
+const HIT = 'a QueryHit {entity, distance, normal, point}';
+
+/**
+ * Checks that `out` is a `QueryHit` the query can write: an object whose `normal` and `point` are
+ * objects (their x, y, z are written). Checked before the query writes `entity` and `distance`.
+ */
+export function readHitOut(out: unknown, source: string): void {
+  if (out === null || typeof out !== 'object') failOut('out', HIT, out, source);
+  const o = out as { normal?: unknown; point?: unknown };
+  const n = o.normal, p = o.point;
+  if (n === null || typeof n !== 'object') failOut('out.normal', 'an object {x, y, z}', n, source);
+  if (p === null || typeof p !== 'object') failOut('out.point', 'an object {x, y, z}', p, source);
+}
+
+const LIST = 'a HitList (createHitList)';
+
+/** Throws unless column `name` of a HitList is a Float64Array. */
+function readColumn(v: unknown, name: string, source: string): void {
+  if (!(v instanceof Float64Array)) failOut(`out.${name}`, 'a Float64Array (a HitList column: createHitList)', v, source);
+}
+
+/** Checks that `out` is a `HitList`: `entity` a Uint32Array, the other seven columns Float64Arrays. */
+export function readListOut(out: unknown, source: string): void {
+  if (out === null || typeof out !== 'object') failOut('out', LIST, out, source);
+  const o = out as HitList;
+  if (!(o.entity instanceof Uint32Array)) failOut('out.entity', 'a Uint32Array (a HitList column: createHitList)', o.entity, source);
+  readColumn(o.distance, 'distance', source);
+  readColumn(o.nx, 'nx', source);
+  readColumn(o.ny, 'ny', source);
+  readColumn(o.nz, 'nz', source);
+  readColumn(o.px, 'px', source);
+  readColumn(o.py, 'py', source);
+  readColumn(o.pz, 'pz', source);
+}
+
+/** Checks that `out` is an `EntityList`: an object whose `ids` is a Uint32Array. */
+export function readEntityOut(out: unknown, source: string): void {
+  if (out === null || typeof out !== 'object') failOut('out', 'an EntityList (createEntityList)', out, source);
+  const ids = (out as { ids?: unknown }).ids;
+  if (!(ids instanceof Uint32Array)) failOut('out.ids', 'a Uint32Array (an EntityList: createEntityList)', ids, source);
 }
