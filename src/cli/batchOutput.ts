@@ -1,0 +1,105 @@
+/**
+ * The results of a batch in its --out folder: each scene's JSON Lines in its own file (byte for byte
+ * what `--json` prints), and `summary.jsonl`, one line per scene:
+ *
+ * `{"index":0,"scene":"scenes/a.json","params":{...},"out":"a.jsonl","status":"ok","ticks":600,"contacts":1234,"hash":"…","ms":41.2}`
+ * (`params` for sweep jobs; a failed scene has `"status":"failed"`, its `error`, and `ticks` = the
+ * ticks written before the failure.)
+ *
+ * Lines are appended as scenes finish, each scene at most once (its JSON Lines file is written
+ * first, by rename, so a line always has its file); at the end the file is rewritten in job order.
+ * A resumed batch (queue mode) reads the lines already there and skips their scenes.
+ * @module
+ */
+import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { JobResult, SceneJob } from './batchJob.js';
+
+export interface SummaryLine {
+  index: number;
+  scene: string;
+  params?: Record<string, number>;
+  out: string;
+  status: 'ok' | 'failed';
+  ticks: number;
+  contacts?: number;
+  hash?: string;
+  ms: number;
+  error?: string;
+}
+
+export const SUMMARY_FILE = 'summary.jsonl';
+
+export interface Recorder {
+  /** Lines recorded so far, by job index. */
+  readonly recorded: ReadonlyMap<number, SummaryLine>;
+  /** Writes the job's JSON Lines and its summary line; false (and nothing written) if already recorded. */
+  record(job: SceneJob, result: JobResult): boolean;
+  /** Rewrites summary.jsonl in job order; returns its path. */
+  finish(): string;
+}
+
+export function summaryLine(job: SceneJob, r: JobResult): SummaryLine {
+  return {
+    index: job.index,
+    scene: job.scene,
+    ...(job.params ? { params: job.params } : {}),
+    out: job.out,
+    status: r.status,
+    ticks: r.ticks,
+    ...(r.contacts === undefined ? {} : { contacts: r.contacts }),
+    ...(r.hash === undefined ? {} : { hash: r.hash }),
+    ms: Math.round(r.ms * 1000) / 1000,
+    ...(r.error === undefined ? {} : { error: r.error }),
+  };
+}
+
+function writeAtomic(path: string, text: string): void {
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, path);
+}
+
+/** The lines of an existing summary that belong to `jobs` (same index, scene and output file). */
+function readRecorded(path: string, jobs: readonly SceneJob[]): Map<number, SummaryLine> {
+  const recorded = new Map<number, SummaryLine>();
+  if (!existsSync(path)) return recorded;
+  for (const text of readFileSync(path, 'utf8').split('\n')) {
+    let line: SummaryLine;
+    try {
+      line = JSON.parse(text) as SummaryLine;
+    } catch {
+      continue; // empty, or cut short by a crash
+    }
+    const job = jobs[line.index];
+    if (job !== undefined && job.scene === line.scene && job.out === line.out && !recorded.has(line.index)) recorded.set(line.index, line);
+  }
+  return recorded;
+}
+
+/**
+ * The recorder of a batch writing into `dir` (created). `resume`: keep the scenes already in its
+ * summary.jsonl; otherwise start a new summary.
+ */
+export function createRecorder(dir: string, jobs: readonly SceneJob[], resume: boolean): Recorder {
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, SUMMARY_FILE);
+  const recorded = resume ? readRecorded(path, jobs) : new Map<number, SummaryLine>();
+  const sorted = () => [...recorded.values()].sort((a, b) => a.index - b.index).map((l) => JSON.stringify(l) + '\n').join('');
+  writeAtomic(path, sorted()); // drops a line cut short by a crash
+  return {
+    recorded,
+    record(job, result) {
+      if (recorded.has(job.index)) return false;
+      writeAtomic(join(dir, job.out), result.jsonl);
+      const line = summaryLine(job, result);
+      appendFileSync(path, JSON.stringify(line) + '\n');
+      recorded.set(job.index, line);
+      return true;
+    },
+    finish() {
+      writeAtomic(path, sorted());
+      return path;
+    },
+  };
+}

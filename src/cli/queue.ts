@@ -1,0 +1,194 @@
+/**
+ * Batches across machines on BullMQ (Redis): `--batch … --queue redis://HOST:PORT/NAME` is a
+ * producer, `--worker --queue …` a consumer (any number, on any machine).
+ *
+ * - Each job carries its scene (the file's text, or the filled template), so workers need no files.
+ * - Job ids are `<batch key>-<index>`, the key a hash of every job: re-adding a job that is still
+ *   in the queue does nothing, so a restarted producer resumes (it also skips the scenes already in
+ *   its --out/summary.jsonl, and collects the jobs that finished while it was away).
+ * - A worker runs jobs on its worker threads (its event loop stays free to renew job locks). A
+ *   worker that dies mid-job stops renewing the job's lock; after `--lock-ms` another worker's
+ *   stalled-job check puts the job back in the queue and it runs again (at most 3 times).
+ * - A finished job's result comes back as its return value (JSON Lines over 64 KiB gzipped,
+ *   batchJob.ts); the producer writes it to --out, records it once, and removes the job.
+ * @module
+ */
+import { createHash } from 'node:crypto';
+import { availableParallelism } from 'node:os';
+import { Queue, QueueEvents, Worker, type ConnectionOptions, type Job } from 'bullmq';
+import { UsageError, type CliOptions } from './args.js';
+import { crashedResult, closingReport, reportDone } from './batch.js';
+import { unpackResult, type JobResult, type PackedResult, type SceneJob } from './batchJob.js';
+import { batchJobs } from './batchJobs.js';
+import { createRecorder } from './batchOutput.js';
+import { createScenePool } from './batchPool.js';
+import { createBatchProgress } from './batchProgress.js';
+import type { RunIO } from './output.js';
+
+export interface QueueAddress {
+  name: string;
+  connection: ConnectionOptions;
+  /** The URL without its password, for messages. */
+  shown: string;
+}
+
+/** Parses `redis://[user:password@]host:port/name` (or `rediss://` for TLS). */
+export function parseQueueUrl(text: string): QueueAddress {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(`--queue ${JSON.stringify(text)}: expected redis://HOST:PORT/NAME`);
+  }
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') throw new UsageError(`--queue ${text}: expected redis:// or rediss://`);
+  const name = decodeURIComponent(url.pathname.replace(/^\//, ''));
+  if (!/^[A-Za-z0-9_.-]+$/.test(name)) throw new UsageError(`--queue ${url.host}: the queue name (the path, e.g. redis://127.0.0.1:6379/scenes) must be letters, digits, _ . -`);
+  const connection: ConnectionOptions = {
+    host: url.hostname,
+    port: url.port === '' ? 6379 : Number(url.port),
+    ...(url.username ? { username: decodeURIComponent(url.username) } : {}),
+    ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
+    ...(url.protocol === 'rediss:' ? { tls: {} } : {}),
+    maxRetriesPerRequest: null,
+  };
+  return { name, connection, shown: `${url.protocol}//${url.host}/${name}` };
+}
+
+/** The key of a batch: a hash of its jobs (scenes, parameters, ticks). */
+function batchKey(jobs: readonly SceneJob[]): string {
+  const h = createHash('sha256');
+  for (const j of jobs) h.update(JSON.stringify(j)).update('\n');
+  return h.digest('hex').slice(0, 16);
+}
+
+const ADD_CHUNK = 500;
+const POLL_MS = 1000;
+const PAGE = 1000;
+
+/** Enqueues the batch of `o` and collects its results into `o.out`; resolves with the exit code. */
+export async function runProducer(o: CliOptions & { batch: string; out: string; queue?: string }, io: RunIO): Promise<number> {
+  const address = parseQueueUrl(o.queue!);
+  const jobs = batchJobs(o, true);
+  const recorder = createRecorder(o.out, jobs, true);
+  const key = batchKey(jobs);
+  const pending = new Map<string, SceneJob>();
+  for (const job of jobs) if (!recorder.recorded.has(job.index)) pending.set(`${key}-${job.index}`, job);
+  const resumed = jobs.length - pending.size;
+  const progress = createBatchProgress({ total: jobs.length, already: resumed, stream: io.stderr, enabled: o.progress });
+  const queue = new Queue(address.name, { connection: address.connection });
+  const events = new QueueEvents(address.name, { connection: address.connection });
+  const t0 = performance.now();
+  try {
+    await Promise.all([queue.waitUntilReady(), events.waitUntilReady()]);
+    if (resumed > 0 && o.progress) io.stderr.write(`bitecs-collide: resuming: ${resumed} of ${jobs.length} scenes already in ${o.out}\n`);
+    const toAdd = [...pending];
+    for (let i = 0; i < toAdd.length; i += ADD_CHUNK) {
+      await queue.addBulk(toAdd.slice(i, i + ADD_CHUNK).map(([jobId, data]) => ({
+        name: 'scene', data, opts: { jobId, removeOnComplete: false, removeOnFail: false },
+      })));
+    }
+    await collect(queue, events, pending, (job, r) => {
+      if (recorder.record(job, r)) reportDone(progress, job, r);
+    });
+  } finally {
+    await Promise.allSettled([events.close(), queue.close()]);
+  }
+  const ms = performance.now() - t0;
+  progress.finish();
+  recorder.finish();
+  return closingReport(io, o, `through queue ${address.shown}`, [...recorder.recorded.values()], jobs.length, ms, jobs.length - resumed);
+}
+
+/**
+ * Waits until every job of `pending` has finished, handing each result to `record` once and then
+ * removing the job from Redis. Woken by the queue's events, and every second in case one was missed
+ * (e.g. jobs that finished before this producer started).
+ */
+async function collect(queue: Queue, events: QueueEvents, pending: Map<string, SceneJob>, record: (job: SceneJob, r: JobResult) => void): Promise<void> {
+  let again = false;
+  let running = false;
+  let finish!: () => void;
+  let fail!: (e: unknown) => void;
+  const finished = new Promise<void>((resolve, reject) => { finish = resolve; fail = reject; });
+  const take = (job: Job, result: JobResult | undefined) => {
+    const mine = pending.get(job.id ?? '');
+    if (mine === undefined) return false;
+    pending.delete(job.id!);
+    record(mine, result ?? crashedResult(mine, job.failedReason, 0));
+    return true;
+  };
+  const drain = async () => {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    try {
+      do {
+        again = false;
+        for (const state of ['completed', 'failed'] as const) {
+          for (let start = 0; pending.size > 0;) {
+            const done = await queue.getJobs([state], start, start + PAGE - 1, true);
+            let kept = 0;
+            for (const job of done) {
+              const result = state === 'completed' ? unpackResult(job.returnvalue as PackedResult) : undefined;
+              if (take(job, result)) await job.remove();
+              else kept++; // another batch's job: left alone
+            }
+            if (done.length < PAGE) break;
+            start += kept;
+          }
+        }
+      } while (again && pending.size > 0);
+      if (pending.size === 0) finish();
+    } catch (e) {
+      fail(e);
+    } finally {
+      running = false;
+    }
+  };
+  const wake = () => void drain();
+  events.on('completed', wake);
+  events.on('failed', wake);
+  const timer = setInterval(wake, POLL_MS);
+  try {
+    await drain();
+    await finished;
+  } finally {
+    clearInterval(timer);
+    events.off('completed', wake);
+    events.off('failed', wake);
+  }
+}
+
+/** Consumes the queue's jobs on `--workers` threads until SIGINT or SIGTERM; resolves with 0. */
+export async function runQueueWorker(o: CliOptions, io: RunIO): Promise<number> {
+  const address = parseQueueUrl(o.queue!);
+  const threads = o.workers ?? availableParallelism();
+  const pool = createScenePool(threads);
+  const worker = new Worker<SceneJob, PackedResult>(
+    address.name,
+    (job) => pool.run({ job: job.data, pack: true }) as Promise<PackedResult>,
+    { connection: address.connection, concurrency: threads, lockDuration: o.lockMs, stalledInterval: o.lockMs, maxStalledCount: 3 },
+  );
+  let jobs = 0;
+  worker.on('completed', () => { jobs++; });
+  worker.on('error', (e) => io.stderr.write(`bitecs-collide: worker: ${e.message}\n`));
+  const stopped = new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  await worker.waitUntilReady();
+  io.stderr.write(`bitecs-collide: worker ready on ${address.shown} (${threads} thread${threads === 1 ? '' : 's'})\n`);
+  await stopped;
+  await worker.close();
+  await pool.destroy();
+  const rss = Math.round(process.memoryUsage().rss / 2 ** 20);
+  io.stderr.write(`bitecs-collide: worker stopped after ${jobs} jobs (resident memory ${rss} MB)\n`);
+  return 0;
+}
