@@ -14,7 +14,7 @@
  * @module
  */
 import { createHash } from 'node:crypto';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, hostname } from 'node:os';
 import { Queue, QueueEvents, Worker, type ConnectionOptions, type Job } from 'bullmq';
 import { UsageError, type CliOptions } from './args.js';
 import { crashedResult, closingReport, reportDone } from './batch.js';
@@ -80,7 +80,7 @@ export async function runProducer(o: CliOptions & { batch: string; out: string; 
   const t0 = performance.now();
   try {
     await Promise.all([queue.waitUntilReady(), events.waitUntilReady()]);
-    if (resumed > 0 && o.progress) io.stderr.write(`bitecs-collide: resuming: ${resumed} of ${jobs.length} scenes already in ${o.out}\n`);
+    if (resumed > 0) io.stderr.write(`bitecs-collide: resuming: ${resumed} of ${jobs.length} scenes already in ${o.out}\n`);
     const toAdd = [...pending];
     for (let i = 0; i < toAdd.length; i += ADD_CHUNK) {
       await queue.addBulk(toAdd.slice(i, i + ADD_CHUNK).map(([jobId, data]) => ({
@@ -166,14 +166,16 @@ export async function runQueueWorker(o: CliOptions, io: RunIO): Promise<number> 
   const address = parseQueueUrl(o.queue!);
   const threads = o.workers ?? availableParallelism();
   const pool = createScenePool(threads);
+  const name = `${hostname()}:${process.pid}`;
   const worker = new Worker<SceneJob, PackedResult>(
     address.name,
     (job) => pool.run({ job: job.data, pack: true }) as Promise<PackedResult>,
-    { connection: address.connection, concurrency: threads, lockDuration: o.lockMs, stalledInterval: o.lockMs, maxStalledCount: 3 },
+    { name, connection: address.connection, concurrency: threads, lockDuration: o.lockMs, stalledInterval: o.lockMs, maxStalledCount: 3 },
   );
   let jobs = 0;
   worker.on('completed', () => { jobs++; });
   worker.on('error', (e) => io.stderr.write(`bitecs-collide: worker: ${e.message}\n`));
+  worker.on('stalled', (jobId) => io.stderr.write(`bitecs-collide: worker: job ${jobId} stalled (its worker stopped); back in the queue\n`));
   const stopped = new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop);
@@ -184,7 +186,7 @@ export async function runQueueWorker(o: CliOptions, io: RunIO): Promise<number> 
     process.on('SIGTERM', stop);
   });
   await worker.waitUntilReady();
-  io.stderr.write(`bitecs-collide: worker ready on ${address.shown} (${threads} thread${threads === 1 ? '' : 's'})\n`);
+  io.stderr.write(`bitecs-collide: worker ${name} ready on ${address.shown} (${threads} thread${threads === 1 ? '' : 's'})\n`);
   await stopped;
   await worker.close();
   await pool.destroy();
