@@ -48,7 +48,7 @@ export function closingReport(io: RunIO, o: { out: string }, what: string, lines
 export async function runLocalBatch(o: CliOptions & { batch: string; out: string }, io: RunIO): Promise<number> {
   const jobs = batchJobs(o, false);
   const threads = Math.max(1, Math.min(o.workers ?? availableParallelism(), jobs.length));
-  const recorder = createRecorder(o.out, jobs, false);
+  const recorder = createRecorder(o.out, jobs);
   const progress = createBatchProgress({ total: jobs.length, stream: io.stderr, enabled: o.progress });
   const pool = createScenePool(threads);
   const t0 = performance.now();

@@ -8,11 +8,13 @@
  *
  * Lines are appended as scenes finish, each scene at most once (its JSON Lines file is written
  * first, by rename, so a line always has its file); at the end the file is rewritten in job order.
- * A resumed batch (queue mode) reads the lines already there and skips their scenes.
+ * A resumed batch (queue mode) reads the lines already there and skips their scenes; the folder's
+ * `batch-key` file names the batch they belong to.
  * @module
  */
-import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { UsageError } from './args.js';
 import type { JobResult, SceneJob } from './batchJob.js';
 
 export interface SummaryLine {
@@ -77,14 +79,25 @@ function readRecorded(path: string, jobs: readonly SceneJob[]): Map<number, Summ
   return recorded;
 }
 
+/** The file of a resumable batch's key (queue mode): a folder holds the results of one batch. */
+export const KEY_FILE = 'batch-key';
+
 /**
- * The recorder of a batch writing into `dir` (created). `resume`: keep the scenes already in its
- * summary.jsonl; otherwise start a new summary.
+ * The recorder of a batch writing into `dir` (created). `resumeKey` (the batch's key, queue mode):
+ * keep the scenes already in its summary.jsonl if they are of the same batch, and refuse a folder
+ * holding another batch's results; without it, start a new summary.
  */
-export function createRecorder(dir: string, jobs: readonly SceneJob[], resume: boolean): Recorder {
+export function createRecorder(dir: string, jobs: readonly SceneJob[], resumeKey?: string): Recorder {
   mkdirSync(dir, { recursive: true });
   const path = join(dir, SUMMARY_FILE);
-  const recorded = resume ? readRecorded(path, jobs) : new Map<number, SummaryLine>();
+  const keyPath = join(dir, KEY_FILE);
+  const oldKey = existsSync(keyPath) ? readFileSync(keyPath, 'utf8').trim() : undefined;
+  const recorded = resumeKey !== undefined && oldKey === resumeKey ? readRecorded(path, jobs) : new Map<number, SummaryLine>();
+  if (resumeKey !== undefined && oldKey !== resumeKey && existsSync(path) && readFileSync(path, 'utf8').trim() !== '') {
+    throw new UsageError(`--out ${dir} holds the results of another batch (other scenes, parameters or options); give another --out or empty it`);
+  }
+  if (resumeKey === undefined) rmSync(keyPath, { force: true });
+  else writeFileSync(keyPath, `${resumeKey}\n`);
   const sorted = () => [...recorded.values()].sort((a, b) => a.index - b.index).map((l) => JSON.stringify(l) + '\n').join('');
   writeAtomic(path, sorted()); // drops a line cut short by a crash
   return {

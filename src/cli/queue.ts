@@ -69,8 +69,8 @@ const PAGE = 1000;
 export async function runProducer(o: CliOptions & { batch: string; out: string; queue?: string }, io: RunIO): Promise<number> {
   const address = parseQueueUrl(o.queue!);
   const jobs = batchJobs(o, true);
-  const recorder = createRecorder(o.out, jobs, true);
   const key = batchKey(jobs);
+  const recorder = createRecorder(o.out, jobs, key);
   const pending = new Map<string, SceneJob>();
   for (const job of jobs) if (!recorder.recorded.has(job.index)) pending.set(`${key}-${job.index}`, job);
   const resumed = jobs.length - pending.size;

@@ -6,11 +6,12 @@
  * afterAll whatever happened.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packResult, runJob, unpackResult, type JobResult } from '../../src/cli/batchJob.js';
+import { packResult, runJob, unpackResult, type JobResult, type SceneJob } from '../../src/cli/batchJob.js';
+import { createRecorder } from '../../src/cli/batchOutput.js';
 import { parseQueueUrl } from '../../src/cli/queue.js';
 import { hasRedis, startRedis, type RedisProcess } from '../../examples/multiplayer/processes.js';
 import { waitUntil } from '../multiplayer/harness.js';
@@ -43,6 +44,26 @@ describe('queue addresses and results in transit', () => {
     expect(unpackResult(JSON.parse(JSON.stringify(packed)))).toEqual(big);
     const small = { ...big, jsonl: 'x\n' };
     expect(unpackResult(packResult(small))).toEqual(small);
+  });
+});
+
+describe('resuming', () => {
+  it('a folder keeps the results of the batch of its key; another batch is refused; a line cut short by a crash is dropped', () => {
+    const tmp = tempDir();
+    try {
+      const job = (index: number, seed: number): SceneJob => ({ index, scene: 'arena', out: `arena-${index}.jsonl`, arena: { seed, spheres: 10, boxes: 1 }, params: { seed }, ticks: 2, continuous: true });
+      const jobs = [job(0, 1), job(1, 2)];
+      const first = createRecorder(tmp.dir, jobs, 'k1');
+      expect(first.record(jobs[0], runJob(jobs[0]))).toBe(true);
+      expect(first.record(jobs[0], runJob(jobs[0]))).toBe(false);
+      appendFileSync(join(tmp.dir, 'summary.jsonl'), '{"index":1,"sce');
+      const again = createRecorder(tmp.dir, jobs, 'k1');
+      expect([...again.recorded.keys()]).toEqual([0]);
+      expect(readSummary(join(tmp.dir, 'summary.jsonl'))).toHaveLength(1);
+      expect(() => createRecorder(tmp.dir, jobs, 'k2')).toThrow(/holds the results of another batch/);
+    } finally {
+      tmp.remove();
+    }
   });
 });
 
