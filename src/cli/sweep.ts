@@ -25,9 +25,9 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const PLACEHOLDER = /"\$([A-Za-z_][A-Za-z0-9_]*)"/g;
 
 /** Built-in parameters of the arena template. */
-export const ARENA_PARAMETERS = ['seed', 'spheres', 'boxes', 'ticks'] as const;
+export const ARENA_PARAMETERS: readonly string[] = Object.freeze(['seed', 'spheres', 'boxes', 'ticks']);
 /** Built-in parameters of a scene-file template. */
-export const SCENE_PARAMETERS = ['ticks'] as const;
+export const SCENE_PARAMETERS: readonly string[] = Object.freeze(['ticks']);
 
 function parseValue(option: string, item: string): number[] {
   const range = /^([+-]?\d+)\.\.([+-]?\d+)$/.exec(item);
