@@ -171,6 +171,8 @@ function checkBatch(o: CliOptions, given: Set<string>): void {
     return;
   }
   if (o.out === undefined) throw new UsageError('--batch needs --out DIR (the folder of the results)');
+  if (o.queue !== undefined && given.has('--workers')) throw new UsageError('--workers applies to local batches and to --worker; a --queue producer runs no scenes itself');
+  if (given.has('--lock-ms')) throw new UsageError('--lock-ms applies to --worker');
   for (const name of ['--scene', '--json', '--spheres', '--boxes', '--seed']) {
     if (given.has(name)) {
       const why = name === '--json' ? 'a batch always writes JSON Lines to --out' : 'a batch takes its scenes from --batch (arena parameters: --batch arena --sweep seed=...)';

@@ -178,6 +178,8 @@ describe('batch options and progress', () => {
       [['--batch', 'x', '--out', 'y', '--workers', '0'], /--workers must be an integer in 1\.\.1024/],
       [['--batch', 'no/such/folder', '--out', 'y'], /--batch no\/such\/folder: no such file or folder/],
       [['--batch', 'arena', '--out', 'y'], /--batch arena needs --sweep/],
+      [['--batch', 'x', '--out', 'y', '--queue', 'redis://127.0.0.1:1/q', '--workers', '2'], /--workers applies to local batches and to --worker/],
+      [['--batch', 'x', '--out', 'y', '--lock-ms', '2000'], /--lock-ms applies to --worker/],
     ];
     for (const [args, message] of cases) {
       const r = await runBatch(args);
