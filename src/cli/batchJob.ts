@@ -68,18 +68,20 @@ export function runJob(job: SceneJob): JobResult {
   }
 }
 
-/** A result as it travels through the queue: JSON Lines over 64 KiB gzipped, in base64. */
-export type PackedResult = Omit<JobResult, 'jsonl'> & { jsonl?: string; jsonlGzip?: string };
-
-export const PACK_THRESHOLD = 64 * 1024;
-
-export function packResult(r: JobResult): PackedResult {
-  if (r.jsonl.length <= PACK_THRESHOLD) return r;
-  const { jsonl, ...rest } = r;
-  return { ...rest, jsonlGzip: gzipSync(jsonl).toString('base64') };
+/**
+ * A result as it travels through the queue: the summary fields as the job's return value, and the
+ * JSON Lines gzipped, stored apart (queue.ts) so that BullMQ's job records and events stay small.
+ */
+export interface PackedResult {
+  summary: Omit<JobResult, 'jsonl'>;
+  jsonlGzip: Uint8Array;
 }
 
-export function unpackResult(p: PackedResult): JobResult {
-  const { jsonlGzip, jsonl, ...rest } = p;
-  return { ...rest, jsonl: jsonlGzip === undefined ? (jsonl ?? '') : gunzipSync(Buffer.from(jsonlGzip, 'base64')).toString('utf8') };
+export function packResult(r: JobResult): PackedResult {
+  const { jsonl, ...summary } = r;
+  return { summary, jsonlGzip: gzipSync(jsonl) };
+}
+
+export function unpackResult(summary: Omit<JobResult, 'jsonl'>, jsonlGzip: Uint8Array): JobResult {
+  return { ...summary, jsonl: gunzipSync(jsonlGzip).toString('utf8') };
 }

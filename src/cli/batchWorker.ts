@@ -1,6 +1,6 @@
 /**
  * The worker-thread side of a batch (loaded by the pool of batchPool.ts): runs one job per call.
- * With `pack`, large JSON Lines come back gzipped (queue results, batchJob.ts's `packResult`).
+ * With `pack` (queue jobs), the JSON Lines come back gzipped (batchJob.ts's `packResult`).
  * @module
  */
 import { packResult, runJob, type JobResult, type PackedResult, type SceneJob } from './batchJob.js';

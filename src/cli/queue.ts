@@ -9,13 +9,16 @@
  * - A worker runs jobs on its worker threads (its event loop stays free to renew job locks). A
  *   worker that dies mid-job stops renewing the job's lock; after `--lock-ms` another worker's
  *   stalled-job check puts the job back in the queue and it runs again (at most 3 times).
- * - A finished job's result comes back as its return value (JSON Lines over 64 KiB gzipped,
- *   batchJob.ts); the producer writes it to --out, records it once, and removes the job.
+ * - A finished job's summary comes back as its return value; its JSON Lines, gzipped, in the Redis
+ *   key `bitecs-collide:<queue>:jsonl:<job id>` (kept 7 days at most), so that BullMQ's job records
+ *   and event stream stay small. The producer writes them to --out, records the job once, then
+ *   deletes the key and the job.
  * @module
  */
 import { createHash } from 'node:crypto';
 import { availableParallelism, hostname } from 'node:os';
-import { Queue, QueueEvents, Worker, type ConnectionOptions, type Job } from 'bullmq';
+import { Queue, QueueEvents, Worker, type Job } from 'bullmq';
+import { Redis } from 'ioredis';
 import { UsageError, type CliOptions } from './args.js';
 import { crashedResult, closingReport, reportDone } from './batch.js';
 import { unpackResult, type JobResult, type PackedResult, type SceneJob } from './batchJob.js';
@@ -25,9 +28,19 @@ import { createScenePool } from './batchPool.js';
 import { createBatchProgress } from './batchProgress.js';
 import type { RunIO } from './output.js';
 
+/** Connection options, as both BullMQ and ioredis take them. */
+export interface QueueConnection {
+  host: string;
+  port: number;
+  username?: string;
+  password?: string;
+  tls?: object;
+  maxRetriesPerRequest: null;
+}
+
 export interface QueueAddress {
   name: string;
-  connection: ConnectionOptions;
+  connection: QueueConnection;
   /** The URL without its password, for messages. */
   shown: string;
 }
@@ -43,7 +56,7 @@ export function parseQueueUrl(text: string): QueueAddress {
   if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') throw new UsageError(`--queue ${text}: expected redis:// or rediss://`);
   const name = decodeURIComponent(url.pathname.replace(/^\//, ''));
   if (!/^[A-Za-z0-9_.-]+$/.test(name)) throw new UsageError(`--queue ${url.host}: the queue name (the path, e.g. redis://127.0.0.1:6379/scenes) must be letters, digits, _ . -`);
-  const connection: ConnectionOptions = {
+  const connection: QueueConnection = {
     host: url.hostname,
     port: url.port === '' ? 6379 : Number(url.port),
     ...(url.username ? { username: decodeURIComponent(url.username) } : {}),
@@ -61,6 +74,14 @@ function batchKey(jobs: readonly SceneJob[]): string {
   return h.digest('hex').slice(0, 16);
 }
 
+/** The Redis key of a job's gzipped JSON Lines. */
+export function jsonlKey(queue: string, jobId: string): string {
+  return `bitecs-collide:${queue}:jsonl:${jobId}`;
+}
+
+/** Seconds a job's JSON Lines wait in Redis for a producer to collect them. */
+const JSONL_TTL_S = 7 * 24 * 3600;
+
 const ADD_CHUNK = 500;
 const POLL_MS = 1000;
 const PAGE = 1000;
@@ -77,6 +98,7 @@ export async function runProducer(o: CliOptions & { batch: string; out: string; 
   const progress = createBatchProgress({ total: jobs.length, already: resumed, stream: io.stderr, enabled: o.progress });
   const queue = new Queue(address.name, { connection: address.connection });
   const events = new QueueEvents(address.name, { connection: address.connection });
+  const redis = new Redis(address.connection);
   const t0 = performance.now();
   try {
     await Promise.all([queue.waitUntilReady(), events.waitUntilReady()]);
@@ -87,11 +109,19 @@ export async function runProducer(o: CliOptions & { batch: string; out: string; 
         name: 'scene', data, opts: { jobId, removeOnComplete: false, removeOnFail: false },
       })));
     }
-    await collect(queue, events, pending, (job, r) => {
+    await collect(queue, events, pending, async (job, jobId, summary) => {
+      let r: JobResult;
+      if (typeof summary === 'string') {
+        r = crashedResult(job, summary, 0);
+      } else {
+        const gz = await redis.getBuffer(jsonlKey(address.name, jobId));
+        r = gz === null ? crashedResult(job, 'its JSON Lines are missing from Redis', summary.ms) : unpackResult(summary, gz);
+      }
       if (recorder.record(job, r)) reportDone(progress, job, r);
+      await redis.del(jsonlKey(address.name, jobId));
     });
   } finally {
-    await Promise.allSettled([events.close(), queue.close()]);
+    await Promise.allSettled([events.close(), queue.close(), redis.quit()]);
   }
   const ms = performance.now() - t0;
   progress.finish();
@@ -99,22 +129,25 @@ export async function runProducer(o: CliOptions & { batch: string; out: string; 
   return closingReport(io, o, `through queue ${address.shown}`, [...recorder.recorded.values()], jobs.length, ms, jobs.length - resumed);
 }
 
+/** Records a finished job: its summary (the job's return value), or the reason it failed. */
+type Record = (job: SceneJob, jobId: string, summary: Omit<JobResult, 'jsonl'> | string) => Promise<void>;
+
 /**
- * Waits until every job of `pending` has finished, handing each result to `record` once and then
- * removing the job from Redis. Woken by the queue's events, and every second in case one was missed
- * (e.g. jobs that finished before this producer started).
+ * Waits until every job of `pending` has finished, handing each to `record` once and then removing
+ * the job from Redis. Woken by the queue's events, and every second in case one was missed (e.g.
+ * jobs that finished before this producer started).
  */
-async function collect(queue: Queue, events: QueueEvents, pending: Map<string, SceneJob>, record: (job: SceneJob, r: JobResult) => void): Promise<void> {
+async function collect(queue: Queue, events: QueueEvents, pending: Map<string, SceneJob>, record: Record): Promise<void> {
   let again = false;
   let running = false;
   let finish!: () => void;
   let fail!: (e: unknown) => void;
   const finished = new Promise<void>((resolve, reject) => { finish = resolve; fail = reject; });
-  const take = (job: Job, result: JobResult | undefined) => {
+  const take = async (job: Job, completed: boolean) => {
     const mine = pending.get(job.id ?? '');
     if (mine === undefined) return false;
+    await record(mine, job.id!, completed ? (job.returnvalue as Omit<JobResult, 'jsonl'>) : job.failedReason);
     pending.delete(job.id!);
-    record(mine, result ?? crashedResult(mine, job.failedReason, 0));
     return true;
   };
   const drain = async () => {
@@ -131,8 +164,7 @@ async function collect(queue: Queue, events: QueueEvents, pending: Map<string, S
             const done = await queue.getJobs([state], start, start + PAGE - 1, true);
             let kept = 0;
             for (const job of done) {
-              const result = state === 'completed' ? unpackResult(job.returnvalue as PackedResult) : undefined;
-              if (take(job, result)) await job.remove();
+              if (await take(job, state === 'completed')) await job.remove();
               else kept++; // another batch's job: left alone
             }
             if (done.length < PAGE) break;
@@ -167,9 +199,14 @@ export async function runQueueWorker(o: CliOptions, io: RunIO): Promise<number> 
   const threads = o.workers ?? availableParallelism();
   const pool = createScenePool(threads);
   const name = `${hostname()}:${process.pid}`;
-  const worker = new Worker<SceneJob, PackedResult>(
+  const redis = new Redis(address.connection);
+  const worker = new Worker<SceneJob, Omit<JobResult, 'jsonl'>>(
     address.name,
-    (job) => pool.run({ job: job.data, pack: true }) as Promise<PackedResult>,
+    async (job) => {
+      const { summary, jsonlGzip } = (await pool.run({ job: job.data, pack: true })) as PackedResult;
+      await redis.set(jsonlKey(address.name, job.id!), Buffer.from(jsonlGzip.buffer, jsonlGzip.byteOffset, jsonlGzip.byteLength), 'EX', JSONL_TTL_S);
+      return summary;
+    },
     { name, connection: address.connection, concurrency: threads, lockDuration: o.lockMs, stalledInterval: o.lockMs, maxStalledCount: 3 },
   );
   let jobs = 0;
@@ -190,6 +227,7 @@ export async function runQueueWorker(o: CliOptions, io: RunIO): Promise<number> 
   await stopped;
   await worker.close();
   await pool.destroy();
+  await redis.quit();
   const rss = Math.round(process.memoryUsage().rss / 2 ** 20);
   io.stderr.write(`bitecs-collide: worker stopped after ${jobs} jobs (resident memory ${rss} MB)\n`);
   return 0;

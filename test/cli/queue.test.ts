@@ -36,14 +36,12 @@ describe('queue addresses and results in transit', () => {
     expect(() => parseQueueUrl('http://127.0.0.1/q')).toThrow(/redis:\/\//);
   });
 
-  it('JSON Lines over 64 KiB travel gzipped and come back byte for byte', () => {
+  it('JSON Lines travel gzipped and come back byte for byte', () => {
     const big: JobResult = { index: 3, status: 'ok', ticks: 1, ms: 1, jsonl: '{"tick":0,"contacts":[]}\n'.repeat(5000) };
     const packed = packResult(big);
-    expect(packed.jsonl).toBeUndefined();
-    expect(packed.jsonlGzip!.length).toBeLessThan(big.jsonl.length / 10);
-    expect(unpackResult(JSON.parse(JSON.stringify(packed)))).toEqual(big);
-    const small = { ...big, jsonl: 'x\n' };
-    expect(unpackResult(packResult(small))).toEqual(small);
+    expect(packed.summary).toEqual({ index: 3, status: 'ok', ticks: 1, ms: 1 });
+    expect(packed.jsonlGzip.length).toBeLessThan(big.jsonl.length / 10);
+    expect(unpackResult(JSON.parse(JSON.stringify(packed.summary)), Buffer.from(packed.jsonlGzip))).toEqual(big);
   });
 });
 
