@@ -79,7 +79,7 @@ export interface PackedResult {
 
 export function packResult(r: JobResult): PackedResult {
   const { jsonl, ...summary } = r;
-  return { summary, jsonlGzip: gzipSync(jsonl) };
+  return { summary, jsonlGzip: gzipSync(jsonl, { level: 1 }) }; // level 1: a third faster than the default, 15 % larger
 }
 
 export function unpackResult(summary: Omit<JobResult, 'jsonl'>, jsonlGzip: Uint8Array): JobResult {
