@@ -9,10 +9,10 @@
  * - A worker runs jobs on its worker threads (its event loop stays free to renew job locks). A
  *   worker that dies mid-job stops renewing the job's lock; after `--lock-ms` another worker's
  *   stalled-job check puts the job back in the queue and it runs again (at most 3 times).
- * - A finished job's summary comes back as its return value; its JSON Lines, gzipped, in the Redis
- *   key `bitecs-collide:<queue>:jsonl:<job id>` (kept 7 days at most), so that BullMQ's job records
- *   and event stream stay small. The producer writes them to --out, records the job once, then
- *   deletes the key and the job.
+ * - A finished job's summary comes back as its return value; its JSON Lines, gzipped, too when
+ *   they are small (16 KiB gzipped), otherwise in the Redis key `bitecs-collide:<queue>:jsonl:<job id>`
+ *   (kept 7 days at most), so that BullMQ's job records and event stream stay small. The producer
+ *   writes them to --out, records the job once, then deletes the key and the job.
  * @module
  */
 import { createHash } from 'node:crypto';
@@ -79,6 +79,12 @@ export function jsonlKey(queue: string, jobId: string): string {
   return `bitecs-collide:${queue}:jsonl:${jobId}`;
 }
 
+/** A job's return value: its summary figures, and its gzipped JSON Lines when they are small. */
+type QueueResult = Omit<JobResult, 'jsonl'> & { jsonlGzip64?: string };
+
+/** Gzipped JSON Lines up to this size travel in the job's return value (one round trip less). */
+const INLINE_MAX = 16 * 1024;
+
 /** Seconds a job's JSON Lines wait in Redis for a producer to collect them. */
 const JSONL_TTL_S = 7 * 24 * 3600;
 
@@ -113,12 +119,15 @@ export async function runProducer(o: CliOptions & { batch: string; out: string; 
       let r: JobResult;
       if (typeof summary === 'string') {
         r = crashedResult(job, summary, 0);
+      } else if (summary.jsonlGzip64 !== undefined) {
+        const { jsonlGzip64, ...rest } = summary;
+        r = unpackResult(rest, Buffer.from(jsonlGzip64, 'base64'));
       } else {
         const gz = await redis.getBuffer(jsonlKey(address.name, jobId));
         r = gz === null ? crashedResult(job, 'its JSON Lines are missing from Redis', summary.ms) : unpackResult(summary, gz);
       }
       if (recorder.record(job, r)) reportDone(progress, job, r);
-      await redis.del(jsonlKey(address.name, jobId));
+      if (typeof summary !== 'string' && summary.jsonlGzip64 === undefined) await redis.del(jsonlKey(address.name, jobId));
     });
   } finally {
     await Promise.allSettled([events.close(), queue.close(), redis.quit()]);
@@ -130,7 +139,7 @@ export async function runProducer(o: CliOptions & { batch: string; out: string; 
 }
 
 /** Records a finished job: its summary (the job's return value), or the reason it failed. */
-type Record = (job: SceneJob, jobId: string, summary: Omit<JobResult, 'jsonl'> | string) => Promise<void>;
+type Record = (job: SceneJob, jobId: string, summary: QueueResult | string) => Promise<void>;
 
 /**
  * Waits until every job of `pending` has finished, handing each to `record` once and then removing
@@ -144,11 +153,9 @@ async function collect(queue: Queue, events: QueueEvents, pending: Map<string, S
   let fail!: (e: unknown) => void;
   const finished = new Promise<void>((resolve, reject) => { finish = resolve; fail = reject; });
   const take = async (job: Job, completed: boolean) => {
-    const mine = pending.get(job.id ?? '');
-    if (mine === undefined) return false;
-    await record(mine, job.id!, completed ? (job.returnvalue as Omit<JobResult, 'jsonl'>) : job.failedReason);
+    const mine = pending.get(job.id!)!;
+    await record(mine, job.id!, completed ? (job.returnvalue as QueueResult) : job.failedReason);
     pending.delete(job.id!);
-    return true;
   };
   const drain = async () => {
     if (running) {
@@ -162,13 +169,12 @@ async function collect(queue: Queue, events: QueueEvents, pending: Map<string, S
         for (const state of ['completed', 'failed'] as const) {
           for (let start = 0; pending.size > 0;) {
             const done = await queue.getJobs([state], start, start + PAGE - 1, true);
-            let kept = 0;
-            for (const job of done) {
-              if (await take(job, state === 'completed')) await job.remove();
-              else kept++; // another batch's job: left alone
-            }
+            // Concurrent commands on one connection are pipelined: one round trip for the page.
+            const mine = done.filter((job) => pending.has(job.id ?? '')); // other batches' jobs are left alone
+            await Promise.all(mine.map((job) => take(job, state === 'completed')));
+            await Promise.all(mine.map((job) => job.remove()));
             if (done.length < PAGE) break;
-            start += kept;
+            start += done.length - mine.length;
           }
         }
       } while (again && pending.size > 0);
@@ -200,11 +206,13 @@ export async function runQueueWorker(o: CliOptions, io: RunIO): Promise<number> 
   const pool = createScenePool(threads);
   const name = `${hostname()}:${process.pid}`;
   const redis = new Redis(address.connection);
-  const worker = new Worker<SceneJob, Omit<JobResult, 'jsonl'>>(
+  const worker = new Worker<SceneJob, QueueResult>(
     address.name,
     async (job) => {
       const { summary, jsonlGzip } = (await pool.run({ job: job.data, pack: true })) as PackedResult;
-      await redis.set(jsonlKey(address.name, job.id!), Buffer.from(jsonlGzip.buffer, jsonlGzip.byteOffset, jsonlGzip.byteLength), 'EX', JSONL_TTL_S);
+      const gz = Buffer.from(jsonlGzip.buffer, jsonlGzip.byteOffset, jsonlGzip.byteLength);
+      if (gz.byteLength <= INLINE_MAX) return { ...summary, jsonlGzip64: gz.toString('base64') };
+      await redis.set(jsonlKey(address.name, job.id!), gz, 'EX', JSONL_TTL_S);
       return summary;
     },
     { name, connection: address.connection, concurrency: threads, lockDuration: o.lockMs, stalledInterval: o.lockMs, maxStalledCount: 3 },
