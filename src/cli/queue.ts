@@ -88,6 +88,39 @@ const INLINE_MAX = 16 * 1024;
 /** Seconds a job's JSON Lines wait in Redis for a producer to collect them. */
 const JSONL_TTL_S = 7 * 24 * 3600;
 
+/** How long the first connection to Redis may take. */
+const CONNECT_TIMEOUT_MS = 5000;
+
+/**
+ * Checks that Redis answers at `address` (a usage error naming it otherwise, so that a typo in
+ * --queue ends with a message, not with a client retrying forever); returns a client.
+ */
+async function connectRedis(address: QueueAddress): Promise<Redis> {
+  const probe = new Redis({ ...address.connection, lazyConnect: true, connectTimeout: CONNECT_TIMEOUT_MS, retryStrategy: () => null, maxRetriesPerRequest: 0 });
+  let cause: Error | undefined;
+  probe.on('error', (e: Error) => { cause = e; }); // reported below
+  try {
+    await probe.connect();
+    await probe.ping();
+  } catch (e) {
+    probe.disconnect();
+    throw new UsageError(`--queue ${address.shown}: cannot reach Redis: ${(cause ?? (e as Error)).message}`);
+  }
+  probe.disconnect();
+  return new Redis(address.connection);
+}
+
+/** A listener that prints connection errors (Redis gone mid-batch: the clients reconnect), at most one every 5 s. */
+function errorReporter(io: RunIO, who: string): (e: Error) => void {
+  let last = -Infinity;
+  return (e) => {
+    const t = performance.now();
+    if (t - last < 5000) return;
+    last = t;
+    io.stderr.write(`bitecs-collide: ${who}: ${e.message} (retrying)\n`);
+  };
+}
+
 const ADD_CHUNK = 500;
 const POLL_MS = 1000;
 const PAGE = 1000;
@@ -97,14 +130,24 @@ export async function runProducer(o: CliOptions & { batch: string; out: string; 
   const address = parseQueueUrl(o.queue!);
   const jobs = batchJobs(o, true);
   const key = batchKey(jobs);
-  const recorder = createRecorder(o.out, jobs, key);
+  const redis = await connectRedis(address);
+  let recorder;
+  try {
+    recorder = createRecorder(o.out, jobs, key);
+  } catch (e) {
+    redis.disconnect();
+    throw e;
+  }
   const pending = new Map<string, SceneJob>();
   for (const job of jobs) if (!recorder.recorded.has(job.index)) pending.set(`${key}-${job.index}`, job);
   const resumed = jobs.length - pending.size;
   const progress = createBatchProgress({ total: jobs.length, already: resumed, stream: io.stderr, enabled: o.progress });
   const queue = new Queue(address.name, { connection: address.connection });
   const events = new QueueEvents(address.name, { connection: address.connection });
-  const redis = new Redis(address.connection);
+  const report = errorReporter(io, 'producer');
+  redis.on('error', report);
+  queue.on('error', report);
+  events.on('error', report);
   const t0 = performance.now();
   try {
     await Promise.all([queue.waitUntilReady(), events.waitUntilReady()]);
@@ -203,9 +246,9 @@ async function collect(queue: Queue, events: QueueEvents, pending: Map<string, S
 export async function runQueueWorker(o: CliOptions, io: RunIO): Promise<number> {
   const address = parseQueueUrl(o.queue!);
   const threads = o.workers ?? availableParallelism();
+  const redis = await connectRedis(address);
   const pool = createScenePool(threads);
   const name = `${hostname()}:${process.pid}`;
-  const redis = new Redis(address.connection);
   const worker = new Worker<SceneJob, QueueResult>(
     address.name,
     async (job) => {
@@ -219,7 +262,9 @@ export async function runQueueWorker(o: CliOptions, io: RunIO): Promise<number> 
   );
   let jobs = 0;
   worker.on('completed', () => { jobs++; });
-  worker.on('error', (e) => io.stderr.write(`bitecs-collide: worker: ${e.message}\n`));
+  const report = errorReporter(io, 'worker');
+  worker.on('error', report);
+  redis.on('error', report);
   worker.on('stalled', (jobId) => io.stderr.write(`bitecs-collide: worker: job ${jobId} stalled (its worker stopped); back in the queue\n`));
   const stopped = new Promise<void>((resolve) => {
     const stop = () => {

@@ -7,13 +7,15 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packResult, runJob, unpackResult, type JobResult, type SceneJob } from '../../src/cli/batchJob.js';
 import { createRecorder } from '../../src/cli/batchOutput.js';
 import { parseQueueUrl } from '../../src/cli/queue.js';
-import { hasRedis, startRedis, type RedisProcess } from '../../examples/multiplayer/processes.js';
+import { freePort, hasRedis, startRedis, type RedisProcess } from '../../examples/multiplayer/processes.js';
+import { runCommand } from '../../src/cli/cli.js';
 import { waitUntil } from '../multiplayer/harness.js';
 import { MAIN, ROOT, withoutTiming } from './helpers.js';
 import { readSummary, tempDir } from './batchScenes.js';
@@ -34,6 +36,20 @@ describe('queue addresses and results in transit', () => {
     expect(parseQueueUrl('redis://u:secret@example.org/q').shown).toBe('redis://example.org/q');
     expect(() => parseQueueUrl('redis://127.0.0.1:6400')).toThrow(/queue name/);
     expect(() => parseQueueUrl('http://127.0.0.1/q')).toThrow(/redis:\/\//);
+  });
+
+  it('a Redis that does not answer: exit 2 naming the queue, no endless retries', async () => {
+    const port = await freePort();
+    for (const args of [['--worker'], ['--batch', 'examples/scenes', '--out', join(tmpdir(), 'never-written')]]) {
+      let stderr = '';
+      const code = await runCommand([...args, '--queue', `redis://127.0.0.1:${port}/q`], {
+        stdout: { write: () => true },
+        stderr: { write: (t: string) => (stderr += t) },
+      });
+      expect(code).toBe(2);
+      expect(stderr).toMatch(new RegExp(`--queue redis://127\\.0\\.0\\.1:${port}/q: cannot reach Redis: connect ECONNREFUSED`));
+    }
+    expect(existsSync(join(tmpdir(), 'never-written'))).toBe(false);
   });
 
   it('JSON Lines travel gzipped and come back byte for byte', () => {
