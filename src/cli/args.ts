@@ -85,6 +85,7 @@ to its own file in the --out folder, plus --out/summary.jsonl (one line per scen
   --sweep NAME=VALUES  repeatable: PATH is a template whose "$NAME" strings take each value
                      (VALUES: 1..100 integers, or 0.2,0.5,0.8, or both: 1..3,7.5); every combination
                      is a job. Built-in parameters: ticks; for "arena": seed, spheres, boxes.
+  --sweep @FILE      a sweep file: {"seed": "1..100", "speed": [0.5, 1, 2]}
   --queue redis://HOST:PORT/NAME  enqueue the jobs on BullMQ (queue NAME) and collect the results;
                      restarted with the same arguments it resumes
   --worker           with --queue: consume the queue's jobs (on --workers threads) until stopped

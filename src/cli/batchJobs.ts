@@ -7,7 +7,15 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { DEFAULTS, UsageError, type CliOptions } from './args.js';
 import type { SceneJob } from './batchJob.js';
-import { checkSweeps, expandGrid, fillTemplate } from './sweep.js';
+import { checkSweeps, expandGrid, fillTemplate, sweepFileOptions } from './sweep.js';
+
+function readSweepFile(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new UsageError(`--sweep @${file}: cannot read: ${(e as Error).message}`);
+  }
+}
 
 /** `*` and `?` of a file-name pattern as a regular expression. */
 function patternRegExp(pattern: string): RegExp {
@@ -90,7 +98,8 @@ function sweepJobs(o: CliOptions & { batch: string }, base: { ticks: number; con
       throw new UsageError(`--batch ${o.batch}: cannot read the template: ${(e as Error).message}`);
     }
   }
-  const params = checkSweeps(o.sweeps, o.batch, template);
+  const sweeps = o.sweeps.flatMap((option) => (option.startsWith('@') ? sweepFileOptions(readSweepFile(option.slice(1)), option.slice(1)) : [option]));
+  const params = checkSweeps(sweeps, o.batch, template);
   for (const p of params) {
     const max = BUILT_IN_MAX[p.name];
     const bad = max === undefined ? undefined : p.values.find((v) => !Number.isSafeInteger(v) || v < 0 || v > max);

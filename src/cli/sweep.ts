@@ -5,6 +5,9 @@
  *   integer ranges (`1..100`); e.g. `seed=1..100`, `speed=0.5,1,2`, `n=1..3,10`.
  * - A template is a scene file in which a JSON string `"$name"` stands for parameter `name`
  *   (anywhere a number goes: `"radius": "$radius"`, `"velocity": ["$speed", 0, 0]`).
+ * - A sweep file (`--sweep @FILE`) is a JSON object of parameters, each an array of numbers or a
+ *   VALUES string: `{"radius": [0.5, 1, 2], "speed": "1..4"}` is `--sweep radius=0.5,1,2 --sweep
+ *   speed=1..4`.
  * - Every combination of the values is one job, the first `--sweep` varying slowest.
  * - Built-in parameters: `ticks` (the run's length, for any template); for the built-in arena
  *   (`--batch arena`): `seed`, `spheres`, `boxes`. A parameter that is neither a placeholder of the
@@ -94,4 +97,23 @@ export function expandGrid(params: readonly SweepParameter[]): Record<string, nu
 /** The template with each `"$name"` replaced by its value (built-in parameters are not placeholders). */
 export function fillTemplate(template: string, values: Record<string, number>): string {
   return template.replace(PLACEHOLDER, (whole, name: string) => (Object.hasOwn(values, name) ? String(values[name]) : whole));
+}
+
+/**
+ * The `name=values` options of a sweep file's JSON text (see the module comment). Throws
+ * `UsageError` naming the file and the parameter.
+ */
+export function sweepFileOptions(text: string, file: string): string[] {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(`--sweep @${file}: invalid JSON: ${(e as Error).message}`);
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new UsageError(`--sweep @${file}: must be a JSON object such as {"seed": "1..100", "speed": [0.5, 1]}`);
+  return Object.entries(data).map(([name, v]) => {
+    if (typeof v === 'string') return `${name}=${v}`;
+    if (Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'number' && Number.isFinite(x))) return `${name}=${v.join(',')}`;
+    throw new UsageError(`--sweep @${file}: ${name}: must be a non-empty array of finite numbers or a string such as "1..100"`);
+  });
 }

@@ -11,7 +11,9 @@ import { EXIT_FAILED } from '../../src/cli/batch.js';
 import { runJob } from '../../src/cli/batchJob.js';
 import { createBatchProgress } from '../../src/cli/batchProgress.js';
 import { runCommand } from '../../src/cli/cli.js';
-import { expandGrid, fillTemplate, parseSweep, placeholders } from '../../src/cli/sweep.js';
+import { parseArgs } from '../../src/cli/args.js';
+import { batchJobs } from '../../src/cli/batchJobs.js';
+import { expandGrid, fillTemplate, parseSweep, placeholders, sweepFileOptions } from '../../src/cli/sweep.js';
 import { MAIN, ROOT, runInProcess, TSX, withoutTiming, type Outcome } from './helpers.js';
 import { OVERFLOW_SCENE, readSummary, tempDir, writeScenes } from './batchScenes.js';
 
@@ -133,6 +135,22 @@ describe('sweeps', () => {
     }
     // Faster balls reach the box sooner: more contacts.
     expect(summary.find((l) => l.params!.radius === 1 && l.params!.speed === 4)!.contacts).toBeGreaterThan(0);
+  });
+
+  it('a sweep file gives the same jobs as the options; a bad one is an error naming it', async () => {
+    const file = join(tmp.dir, 'ball2.json');
+    writeFileSync(file, template);
+    const params = join(tmp.dir, 'params.json');
+    writeFileSync(params, JSON.stringify({ radius: [0.5, 1, 2], speed: '1..4' }));
+    const byFile = batchJobs({ ...parseArgs(['--batch', file, '--out', 'x', '--sweep', `@${params}`]), batch: file }, true);
+    const byOptions = batchJobs({ ...parseArgs(['--batch', file, '--out', 'x', '--sweep', 'radius=0.5,1,2', '--sweep', 'speed=1..4']), batch: file }, true);
+    expect(byFile).toHaveLength(12);
+    expect(byFile).toEqual(byOptions);
+    expect(() => sweepFileOptions('{"speed": [1, "2"]}', 'p.json')).toThrow(/--sweep @p\.json: speed: must be a non-empty array of finite numbers/);
+    expect(() => sweepFileOptions('[1]', 'p.json')).toThrow(/must be a JSON object/);
+    const r = await runBatch(['--batch', file, '--out', join(tmp.dir, 'o'), '--sweep', '@no/such.json']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--sweep @no\/such\.json: cannot read/);
   });
 
   it('an unknown parameter, a placeholder without values, a bad built-in value: exit 2 naming it', async () => {
