@@ -182,14 +182,14 @@ export async function runProducer(o: CliOptions & { batch: string; out: string; 
 }
 
 /** Records a finished job: its summary (the job's return value), or the reason it failed. */
-type Record = (job: SceneJob, jobId: string, summary: QueueResult | string) => Promise<void>;
+type RecordJob = (job: SceneJob, jobId: string, summary: QueueResult | string) => Promise<void>;
 
 /**
  * Waits until every job of `pending` has finished, handing each to `record` once and then removing
  * the job from Redis. Woken by the queue's events, and every second in case one was missed (e.g.
  * jobs that finished before this producer started).
  */
-async function collect(queue: Queue, events: QueueEvents, pending: Map<string, SceneJob>, record: Record): Promise<void> {
+async function collect(queue: Queue, events: QueueEvents, pending: Map<string, SceneJob>, record: RecordJob): Promise<void> {
   let again = false;
   let running = false;
   let finish!: () => void;
