@@ -144,7 +144,7 @@ describe.skipIf(!runRedis)('batch through BullMQ on Redis', () => {
     const summaryPath = join(out, 'summary.jsonl');
     // 20 spheres: results small enough to travel in the job's return value; 400: in a key of their own.
     const producerArgs = ['--batch', 'arena', '--sweep', 'seed=1..20', '--sweep', 'spheres=20,400', '--ticks', '100', '--out', out, '--queue', url, '--no-progress'];
-    const workerArgs = ['--worker', '--queue', url, '--workers', '1', '--lock-ms', '1500'];
+    const workerArgs = ['--worker', '--queue', url, '--workers', '1', '--lock-ms', '2500'];
     const [a, b] = [startRunner(workerArgs), startRunner(workerArgs)];
     const ready = /worker (\S+) ready on/;
     const nameA = (await lineOf(a, ready, 30_000, 'worker A ready'))[1];
@@ -193,5 +193,5 @@ describe.skipIf(!runRedis)('batch through BullMQ on Redis', () => {
     b.proc.kill('SIGTERM');
     expect(await b.exited).toBe(0);
     expect(b.lines.join('\n')).toMatch(/worker stopped after \d+ jobs \(resident memory \d+ MB\)/);
-  });
+  }, 240_000);
 });
