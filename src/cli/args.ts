@@ -90,12 +90,13 @@ to its own file in the --out folder, plus --out/summary.jsonl (one line per scen
                      restarted with the same arguments it resumes
   --worker           with --queue: consume the queue's jobs (on --workers threads) until stopped
   --lock-ms MS       a job whose worker is silent this long is given to another (default ${DEFAULTS.lockMs})
-  Exit codes: 0 every scene passed, 1 a scene failed (its error is in summary.jsonl), 2 bad arguments.
+  Exit codes: 0 every scene passed, 1 a scene failed (its error is in summary.jsonl), 2 bad arguments
+  or a Redis that does not answer.
 
 With npm, pass -s so that npm's banner does not precede the output on stdout:
   npm start -s -- --scene examples/scenes/known-contacts.json --ticks 3 --json
 
-Each option may be given once. Exit codes: 0 ok, 2 bad arguments, a bad scene file, a run that
+Each option may be given once (--sweep once per parameter). Exit codes: 0 ok, 2 bad arguments, a bad scene file, a run that
 needs more memory than the machine (or the JavaScript heap limit) allows, or a non-finite number
 in a contact.`;
 
