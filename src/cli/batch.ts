@@ -4,8 +4,9 @@
  * @module
  */
 import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 import type { CliOptions } from './args.js';
-import type { JobResult, SceneJob } from './batchJob.js';
+import type { JobSummary, SceneJob } from './batchJob.js';
 import { batchJobs } from './batchJobs.js';
 import { createRecorder, SUMMARY_FILE } from './batchOutput.js';
 import { createScenePool } from './batchPool.js';
@@ -21,14 +22,14 @@ export function jobName(job: SceneJob): string {
   return `${job.scene}${params}`;
 }
 
-/** The result of a job whose worker thread failed (e.g. ran out of memory). */
-export function crashedResult(job: SceneJob, e: unknown, ms: number): JobResult {
+/** The result of a job whose worker thread failed (e.g. ran out of memory); its JSON Lines are lost. */
+export function crashedResult(job: SceneJob, e: unknown, ms: number): JobSummary {
   const why = e instanceof Error ? e.message : String(e);
-  return { index: job.index, status: 'failed', error: `worker failed: ${why}`, ticks: 0, ms, jsonl: '' };
+  return { index: job.index, status: 'failed', error: `worker failed: ${why}`, ticks: 0, ms };
 }
 
 /** Records a finished job and reports it to the progress. */
-export function reportDone(progress: BatchProgress, job: SceneJob, r: JobResult): void {
+export function reportDone(progress: BatchProgress, job: SceneJob, r: JobSummary): void {
   progress.done(r.status === 'failed' ? `${jobName(job)}: ${r.error}` : undefined);
 }
 
@@ -58,9 +59,13 @@ export async function runLocalBatch(o: CliOptions & { batch: string; out: string
     while (next < jobs.length) {
       const job = jobs[next++];
       const started = performance.now();
-      const r = await pool.run({ job, pack: false }).then((x) => x as JobResult, (e: unknown) => crashedResult(job, e, performance.now() - started));
-      recorder.record(job, r);
-      reportDone(progress, job, r);
+      const file = join(o.out, job.out);
+      const r = await pool.run({ job, file }).then(
+        (x) => ({ summary: x as JobSummary, jsonl: undefined }), // the worker wrote the file
+        (e: unknown) => ({ summary: crashedResult(job, e, performance.now() - started), jsonl: '' }),
+      );
+      recorder.record(job, r.summary, r.jsonl);
+      reportDone(progress, job, r.summary);
     }
   };
   try {

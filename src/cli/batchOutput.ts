@@ -15,7 +15,7 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from './args.js';
-import type { JobResult, SceneJob } from './batchJob.js';
+import type { JobSummary, SceneJob } from './batchJob.js';
 
 export interface SummaryLine {
   index: number;
@@ -35,13 +35,16 @@ export const SUMMARY_FILE = 'summary.jsonl';
 export interface Recorder {
   /** Lines recorded so far, by job index. */
   readonly recorded: ReadonlyMap<number, SummaryLine>;
-  /** Writes the job's JSON Lines and its summary line; false (and nothing written) if already recorded. */
-  record(job: SceneJob, result: JobResult): boolean;
+  /**
+   * Writes the job's JSON Lines (unless `jsonl` is undefined: the worker wrote the file) and its
+   * summary line; false (and nothing written) if already recorded.
+   */
+  record(job: SceneJob, result: JobSummary, jsonl?: string | Uint8Array): boolean;
   /** Rewrites summary.jsonl in job order; returns its path. */
   finish(): string;
 }
 
-export function summaryLine(job: SceneJob, r: JobResult): SummaryLine {
+export function summaryLine(job: SceneJob, r: JobSummary): SummaryLine {
   return {
     index: job.index,
     scene: job.scene,
@@ -56,7 +59,7 @@ export function summaryLine(job: SceneJob, r: JobResult): SummaryLine {
   };
 }
 
-function writeAtomic(path: string, text: string): void {
+function writeAtomic(path: string, text: string | Uint8Array): void {
   const tmp = `${path}.${process.pid}.tmp`;
   writeFileSync(tmp, text);
   renameSync(tmp, path);
@@ -102,9 +105,9 @@ export function createRecorder(dir: string, jobs: readonly SceneJob[], resumeKey
   writeAtomic(path, sorted()); // drops a line cut short by a crash
   return {
     recorded,
-    record(job, result) {
+    record(job, result, jsonl) {
       if (recorded.has(job.index)) return false;
-      writeAtomic(join(dir, job.out), result.jsonl);
+      if (jsonl !== undefined) writeAtomic(join(dir, job.out), jsonl);
       const line = summaryLine(job, result);
       appendFileSync(path, JSON.stringify(line) + '\n');
       recorded.set(job.index, line);

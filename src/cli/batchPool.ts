@@ -9,11 +9,11 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
-import type { JobResult, PackedResult } from './batchJob.js';
+import type { JobSummary, PackedResult } from './batchJob.js';
 import type { WorkerTask } from './batchWorker.js';
 
 export interface ScenePool {
-  run(task: WorkerTask): Promise<JobResult | PackedResult>;
+  run(task: WorkerTask): Promise<JobSummary | PackedResult>;
   destroy(): Promise<void>;
   readonly threads: number;
 }
@@ -29,7 +29,7 @@ export function createScenePool(threads: number): ScenePool {
   const fromSources = import.meta.url.endsWith('.ts');
   const filename = new URL(`./batchWorker.${fromSources ? 'ts' : 'js'}`, import.meta.url).href;
   const execArgv = workerExecArgv(fromSources);
-  const pool = new Piscina<WorkerTask, JobResult | PackedResult>({
+  const pool = new Piscina<WorkerTask, JobSummary | PackedResult>({
     filename,
     minThreads: threads,
     maxThreads: threads,

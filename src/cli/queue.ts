@@ -21,7 +21,7 @@ import { Queue, QueueEvents, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { UsageError, type CliOptions } from './args.js';
 import { crashedResult, closingReport, reportDone } from './batch.js';
-import { unpackResult, type JobResult, type PackedResult, type SceneJob } from './batchJob.js';
+import { gunzipJsonl, type JobSummary, type PackedResult, type SceneJob } from './batchJob.js';
 import { batchJobs } from './batchJobs.js';
 import { createRecorder } from './batchOutput.js';
 import { createScenePool } from './batchPool.js';
@@ -80,7 +80,7 @@ export function jsonlKey(queue: string, jobId: string): string {
 }
 
 /** A job's return value: its summary figures, and its gzipped JSON Lines when they are small. */
-type QueueResult = Omit<JobResult, 'jsonl'> & { jsonlGzip64?: string };
+type QueueResult = JobSummary & { jsonlGzip64?: string };
 
 /** Gzipped JSON Lines up to this size travel in the job's return value (one round trip less). */
 const INLINE_MAX = 16 * 1024;
@@ -159,17 +159,20 @@ export async function runProducer(o: CliOptions & { batch: string; out: string; 
       })));
     }
     await collect(queue, events, pending, async (job, jobId, summary) => {
-      let r: JobResult;
+      let r: JobSummary;
+      let jsonl: Uint8Array | string = '';
       if (typeof summary === 'string') {
         r = crashedResult(job, summary, 0);
       } else if (summary.jsonlGzip64 !== undefined) {
         const { jsonlGzip64, ...rest } = summary;
-        r = unpackResult(rest, Buffer.from(jsonlGzip64, 'base64'));
+        r = rest;
+        jsonl = gunzipJsonl(Buffer.from(jsonlGzip64, 'base64'));
       } else {
         const gz = await redis.getBuffer(jsonlKey(address.name, jobId));
-        r = gz === null ? crashedResult(job, 'its JSON Lines are missing from Redis', summary.ms) : unpackResult(summary, gz);
+        r = gz === null ? crashedResult(job, 'its JSON Lines are missing from Redis', summary.ms) : summary;
+        if (gz !== null) jsonl = gunzipJsonl(gz);
       }
-      if (recorder.record(job, r)) reportDone(progress, job, r);
+      if (recorder.record(job, r, jsonl)) reportDone(progress, job, r);
       if (typeof summary !== 'string' && summary.jsonlGzip64 === undefined) await redis.del(jsonlKey(address.name, jobId));
     });
   } finally {
@@ -252,7 +255,7 @@ export async function runQueueWorker(o: CliOptions, io: RunIO): Promise<number> 
   const worker = new Worker<SceneJob, QueueResult>(
     address.name,
     async (job) => {
-      const { summary, jsonlGzip } = (await pool.run({ job: job.data, pack: true })) as PackedResult;
+      const { summary, jsonlGzip } = (await pool.run({ job: job.data, gzip: true })) as PackedResult;
       const gz = Buffer.from(jsonlGzip.buffer, jsonlGzip.byteOffset, jsonlGzip.byteLength);
       if (gz.byteLength <= INLINE_MAX) return { ...summary, jsonlGzip64: gz.toString('base64') };
       await redis.set(jsonlKey(address.name, job.id!), gz, 'EX', JSONL_TTL_S);

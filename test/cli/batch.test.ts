@@ -57,6 +57,8 @@ describe('batch on worker threads', () => {
       expect(r.stderr).toMatch(/failed: .*scene-12b-overflow\.json: .*at tick 1: bodies\[0\] \(id 42\): Position\.x: must be finite/);
       const summary = readSummary(join(out, 'summary.jsonl'));
       expect(summary.map((l) => l.index)).toEqual(files.map((_, i) => i));
+      // The worker threads wrote the files (no temporary file left), the main thread the summary.
+      expect(readdirSync(out).sort()).toEqual([...summary.map((l) => l.out), 'summary.jsonl'].sort());
       for (const [i, line] of summary.entries()) {
         const single = alone.get(files[i])!;
         expect(line.scene).toBe(files[i]);

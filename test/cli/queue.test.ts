@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packResult, runJob, unpackResult, type JobResult, type SceneJob } from '../../src/cli/batchJob.js';
+import { CHUNK, gunzipJsonl, runJob, runJobGzipped, type SceneJob } from '../../src/cli/batchJob.js';
 import { createRecorder } from '../../src/cli/batchOutput.js';
 import { parseQueueUrl } from '../../src/cli/queue.js';
 import { freePort, hasRedis, startRedis, type RedisProcess } from '../../examples/multiplayer/processes.js';
@@ -52,12 +52,15 @@ describe('queue addresses and results in transit', () => {
     expect(existsSync(join(tmpdir(), 'never-written'))).toBe(false);
   });
 
-  it('JSON Lines travel gzipped and come back byte for byte', () => {
-    const big: JobResult = { index: 3, status: 'ok', ticks: 1, ms: 1, jsonl: '{"tick":0,"contacts":[]}\n'.repeat(5000) };
-    const packed = packResult(big);
-    expect(packed.summary).toEqual({ index: 3, status: 'ok', ticks: 1, ms: 1 });
-    expect(packed.jsonlGzip.length).toBeLessThan(big.jsonl.length / 10);
-    expect(unpackResult(JSON.parse(JSON.stringify(packed.summary)), Buffer.from(packed.jsonlGzip))).toEqual(big);
+  it('JSON Lines travel gzipped a chunk at a time and come back byte for byte', () => {
+    const job: SceneJob = { index: 3, scene: 'arena', out: 'a.jsonl', arena: { seed: 5, spheres: 1000, boxes: 100 }, ticks: 100, continuous: true };
+    const plain = runJob(job);
+    expect(plain.jsonl.length).toBeGreaterThan(CHUNK); // several gzip members
+    const packed = runJobGzipped(job);
+    const { jsonl, ...summary } = plain;
+    expect({ ...packed.summary, ms: 0 }).toEqual({ ...summary, ms: 0 });
+    expect(packed.jsonlGzip.length).toBeLessThan(jsonl.length / 2);
+    expect(withoutTiming(gunzipJsonl(packed.jsonlGzip).toString('utf8'))).toBe(withoutTiming(jsonl));
   });
 });
 
@@ -68,8 +71,10 @@ describe('resuming', () => {
       const job = (index: number, seed: number): SceneJob => ({ index, scene: 'arena', out: `arena-${index}.jsonl`, arena: { seed, spheres: 10, boxes: 1 }, params: { seed }, ticks: 2, continuous: true });
       const jobs = [job(0, 1), job(1, 2)];
       const first = createRecorder(tmp.dir, jobs, 'k1');
-      expect(first.record(jobs[0], runJob(jobs[0]))).toBe(true);
-      expect(first.record(jobs[0], runJob(jobs[0]))).toBe(false);
+      const r = runJob(jobs[0]);
+      expect(first.record(jobs[0], r, r.jsonl)).toBe(true);
+      expect(first.record(jobs[0], r, r.jsonl)).toBe(false);
+      expect(readFileSync(join(tmp.dir, jobs[0].out), 'utf8')).toBe(r.jsonl);
       appendFileSync(join(tmp.dir, 'summary.jsonl'), '{"index":1,"sce');
       const again = createRecorder(tmp.dir, jobs, 'k1');
       expect([...again.recorded.keys()]).toEqual([0]);
