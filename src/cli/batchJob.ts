@@ -1,7 +1,7 @@
 /**
  * One job of a batch, and running it: a scene (a file, a filled template or the built-in arena)
- * run exactly as `npm start -- --scene FILE --ticks T --json` runs it, its JSON Lines kept in a
- * string. Jobs and results are plain data (they travel to worker threads and through Redis).
+ * run exactly as `npm start -- --scene FILE --ticks T --json` runs it, its JSON Lines to a string,
+ * a file or gzip. Jobs and results are plain data (they travel to worker threads and through Redis).
  * @module
  */
 import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
