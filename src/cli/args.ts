@@ -26,9 +26,23 @@ export interface CliOptions {
   json: boolean;
   /** Progress on stderr for long runs. */
   progress: boolean;
+  /** Batch: a folder, a glob (wildcards in the last path segment) or one file (a sweep's template). */
+  batch?: string;
+  /** Batch: worker threads (default: the machine's cores). */
+  workers?: number;
+  /** Batch: the folder of the results (each scene's JSON Lines and summary.jsonl). */
+  out?: string;
+  /** Sweep parameters, `name=values` as given (see sweep.ts). */
+  sweeps: string[];
+  /** BullMQ queue on Redis, `redis://host:port/name`. */
+  queue?: string;
+  /** Consume the jobs of `queue` instead of producing them. */
+  worker: boolean;
+  /** Queue: ms a job stays claimed by a silent worker before another worker takes it. */
+  lockMs: number;
 }
 
-export const DEFAULTS = { spheres: 10000, boxes: 1000, ticks: 600, seed: 1 } as const;
+export const DEFAULTS = { spheres: 10000, boxes: 1000, ticks: 600, seed: 1, lockMs: 10_000 } as const;
 
 /** Largest accepted --ticks (tick times are kept for the median). */
 const MAX_TICKS = 10_000_000;
@@ -62,20 +76,47 @@ Common:
   --no-progress      no progress on stderr
   --help, -h         this help
 
+Batch (docs/batch.md): every scene on worker threads, each scene's JSON Lines (as --json prints them)
+to its own file in the --out folder, plus --out/summary.jsonl (one line per scene).
+  --batch PATH       a folder (its *.json files), a glob such as scenes/*.json (wildcards * and ? in
+                     the last path segment), one scene file, or "arena" (the built-in arena; with --sweep)
+  --out DIR          folder of the results (created; required)
+  --workers N        worker threads (default: the machine's cores)
+  --sweep NAME=VALUES  repeatable: PATH is a template whose "$NAME" strings take each value
+                     (VALUES: 1..100 integers, or 0.2,0.5,0.8, or both: 1..3,7.5); every combination
+                     is a job. Built-in parameters: ticks; for "arena": seed, spheres, boxes.
+  --sweep @FILE      a sweep file: {"seed": "1..100", "speed": [0.5, 1, 2]}
+  --queue redis://HOST:PORT/NAME  enqueue the jobs on BullMQ (queue NAME) and collect the results;
+                     restarted with the same arguments it resumes
+  --worker           with --queue: consume the queue's jobs (on --workers threads) until stopped
+  --lock-ms MS       a job whose worker is silent this long is given to another (default ${DEFAULTS.lockMs})
+  Exit codes: 0 every scene passed, 1 a scene failed (its error is in summary.jsonl), 2 bad arguments
+  or a Redis that does not answer.
+
 With npm, pass -s so that npm's banner does not precede the output on stdout:
   npm start -s -- --scene examples/scenes/known-contacts.json --ticks 3 --json
 
-Each option may be given once. Exit codes: 0 ok, 2 bad arguments, a bad scene file, a run that
+Each option may be given once (--sweep once per parameter). Exit codes: 0 ok, 2 bad arguments, a bad scene file, a run that
 needs more memory than the machine (or the JavaScript heap limit) allows, or a non-finite number
 in a contact.`;
 
-type NumericKey = 'spheres' | 'boxes' | 'ticks' | 'seed';
+type NumericKey = 'spheres' | 'boxes' | 'ticks' | 'seed' | 'workers' | 'lockMs';
 
 const NUMERIC: Record<string, { key: NumericKey; min: number; max: number }> = {
   '--spheres': { key: 'spheres', min: 0, max: MAX_BODIES },
   '--boxes': { key: 'boxes', min: 0, max: MAX_BODIES },
   '--ticks': { key: 'ticks', min: 0, max: MAX_TICKS },
   '--seed': { key: 'seed', min: 0, max: 0xffffffff },
+  '--workers': { key: 'workers', min: 1, max: 1024 },
+  '--lock-ms': { key: 'lockMs', min: 100, max: 86_400_000 },
+};
+
+/** Options whose value is a string. */
+const STRINGS: Record<string, 'scene' | 'batch' | 'out' | 'queue'> = {
+  '--scene': 'scene',
+  '--batch': 'batch',
+  '--out': 'out',
+  '--queue': 'queue',
 };
 
 const FLAGS: Record<string, (o: CliOptions) => void> = {
@@ -85,6 +126,7 @@ const FLAGS: Record<string, (o: CliOptions) => void> = {
   '--no-continuous': (o) => { o.continuous = false; },
   '--json': (o) => { o.json = true; },
   '--no-progress': (o) => { o.progress = false; },
+  '--worker': (o) => { o.worker = true; },
 };
 
 function parseInteger(name: string, text: string, min: number, max: number): number {
@@ -114,8 +156,37 @@ function noRepeat(name: string, given: Set<string>): void {
   given.add(name);
 }
 
+const BATCH_ONLY = ['--out', '--workers', '--sweep', '--queue', '--worker', '--lock-ms'];
+
+/** Rejects combinations of the batch options that make no sense. */
+function checkBatch(o: CliOptions, given: Set<string>): void {
+  if (o.worker) {
+    if (o.queue === undefined) throw new UsageError('--worker needs --queue redis://HOST:PORT/NAME');
+    for (const name of ['--batch', '--out', '--sweep', '--scene', '--json', '--ticks']) {
+      if (given.has(name)) throw new UsageError(`${name} applies to the producer, not to --worker (the jobs carry their scenes)`);
+    }
+    return;
+  }
+  if (o.batch === undefined) {
+    const stray = BATCH_ONLY.find((name) => given.has(name));
+    if (stray !== undefined) throw new UsageError(`${stray} needs --batch`);
+    return;
+  }
+  if (o.out === undefined) throw new UsageError('--batch needs --out DIR (the folder of the results)');
+  if (o.queue !== undefined && given.has('--workers')) throw new UsageError('--workers applies to local batches and to --worker; a --queue producer runs no scenes itself');
+  if (given.has('--lock-ms')) throw new UsageError('--lock-ms applies to --worker');
+  for (const name of ['--scene', '--json', '--spheres', '--boxes', '--seed']) {
+    if (given.has(name)) {
+      const why = name === '--json' ? 'a batch always writes JSON Lines to --out' : 'a batch takes its scenes from --batch (arena parameters: --batch arena --sweep seed=...)';
+      throw new UsageError(`${name} does not apply to --batch: ${why}`);
+    }
+  }
+}
+
 /** Rejects combinations that make no sense (arena options with a scene file). */
 function checkCombination(o: CliOptions, given: Set<string>): void {
+  checkBatch(o, given);
+  if (o.batch !== undefined || o.worker) return;
   if (o.scene === undefined) {
     if (o.spheres + o.boxes + 1 > MAX_BODIES) throw new UsageError(`--spheres + --boxes must be below ${MAX_BODIES}`);
     return;
@@ -130,7 +201,7 @@ function checkCombination(o: CliOptions, given: Set<string>): void {
  * `--name=value`. Throws `UsageError` with a message naming the bad argument.
  */
 export function parseArgs(argv: readonly string[]): CliOptions {
-  const o: CliOptions = { help: false, ...DEFAULTS, continuous: true, json: false, progress: true };
+  const o: CliOptions = { help: false, ...DEFAULTS, continuous: true, json: false, progress: true, sweeps: [], worker: false };
   const given = new Set<string>();
   let boxesGiven = false;
   for (let i = 0; i < argv.length; i++) {
@@ -142,16 +213,22 @@ export function parseArgs(argv: readonly string[]): CliOptions {
       continue;
     }
     const numeric = Object.hasOwn(NUMERIC, name) ? NUMERIC[name] : undefined;
-    if (!numeric && name !== '--scene') {
+    const str = Object.hasOwn(STRINGS, name) ? STRINGS[name] : undefined;
+    if (!numeric && !str && name !== '--sweep') {
       const hint = isFlag ? `${name} takes no value` : name.startsWith('-') ? `unknown option ${name}` : `unexpected argument ${JSON.stringify(name)}`;
       throw new UsageError(hint);
     }
     const value = inline ?? argv[++i];
     if (value === undefined || (inline === undefined && value.startsWith('--'))) throw new UsageError(`${name} needs a value`);
+    if (name === '--sweep') {
+      given.add(name); // repeatable: one per parameter
+      o.sweeps.push(value);
+      continue;
+    }
     noRepeat(name, given);
-    if (name === '--scene') {
-      if (value === '') throw new UsageError('--scene needs a file name');
-      o.scene = value;
+    if (str) {
+      if (value === '') throw new UsageError(name === '--scene' ? '--scene needs a file name' : `${name} needs a value`);
+      o[str] = value;
     } else if (numeric) {
       o[numeric.key] = parseInteger(name, value, numeric.min, numeric.max);
       if (numeric.key === 'boxes') boxesGiven = true;

@@ -3,12 +3,9 @@
  * a bad scene file, invalid bodies) print one clear line on stderr and return 2, with no stack trace.
  * @module
  */
-import { PhysicsInputError } from '../index.js';
-import { formatProblem } from '../physics/errors.js';
-import { SceneFileError } from '../scenes/sceneFile.js';
 import { parseArgs, USAGE, UsageError } from './args.js';
 import type { RunIO } from './output.js';
-import { RunError, runSimulation } from './run.js';
+import { runErrorMessage, runSimulation } from './run.js';
 
 export const EXIT_OK = 0;
 export const EXIT_USAGE = 2;
@@ -24,18 +21,38 @@ export function runCli(argv: readonly string[], io: RunIO): number {
     runSimulation(options, io);
     return EXIT_OK;
   } catch (e) {
-    if (e instanceof UsageError) {
-      io.stderr.write(`bitecs-collide: ${e.message}\nRun with --help for usage.\n`);
-      return EXIT_USAGE;
-    }
-    if (e instanceof SceneFileError || e instanceof RunError) {
-      io.stderr.write(`bitecs-collide: error: ${e.message}\n`);
-      return EXIT_USAGE;
-    }
-    if (e instanceof PhysicsInputError) {
-      io.stderr.write(`bitecs-collide: error: ${formatProblem(e)}\n`);
-      return EXIT_USAGE;
-    }
-    throw e;
+    return reportError(e, io);
+  }
+}
+
+/** Prints a user error on stderr and returns exit code 2; rethrows anything else. */
+function reportError(e: unknown, io: RunIO): number {
+  if (e instanceof UsageError) {
+    io.stderr.write(`bitecs-collide: ${e.message}\nRun with --help for usage.\n`);
+    return EXIT_USAGE;
+  }
+  const message = runErrorMessage(e);
+  if (message === undefined) throw e;
+  io.stderr.write(`bitecs-collide: error: ${message}\n`);
+  return EXIT_USAGE;
+}
+
+/**
+ * The runner's entry point for every mode: a single run as `runCli`, a batch (`--batch`) on worker
+ * threads or through a queue (`--queue`), or a queue worker (`--worker`). Resolves with the exit code.
+ */
+export async function runCommand(argv: readonly string[], io: RunIO): Promise<number> {
+  let options;
+  try {
+    options = parseArgs(argv);
+  } catch (e) {
+    return reportError(e, io);
+  }
+  if (options.help || (options.batch === undefined && !options.worker)) return runCli(argv, io);
+  try {
+    const { runBatchCommand } = await import('./batch.js');
+    return await runBatchCommand(options, io);
+  } catch (e) {
+    return reportError(e, io);
   }
 }

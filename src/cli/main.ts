@@ -1,9 +1,10 @@
 /**
  * Headless runner: `npm start -- [options]` (see `--help`). Runs the built-in seeded arena or a
- * scene file and prints a summary or JSON Lines. Logic lives in args.ts, run.ts and output.ts.
+ * scene file and prints a summary or JSON Lines; or a batch of scenes (batch.ts, queue.ts). Logic
+ * lives in args.ts, run.ts and output.ts.
  * @module
  */
-import { runCli } from './cli.js';
+import { runCommand } from './cli.js';
 
 // A closed pipe (e.g. `| head`) ends the run quietly.
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
@@ -11,4 +12,4 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   process.exit(0);
 });
 
-process.exitCode = runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr });
+process.exitCode = await runCommand(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr });

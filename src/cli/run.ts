@@ -11,9 +11,10 @@ import { hashPhysicsState, PhysicsInputError, runBroadphase, runIntegrate, runNa
 import { reflectInBounds } from '../scenes/arena.js';
 import { buildArena } from '../scenes/buildArena.js';
 import { advanceScene, buildScene, detectScene, readSceneContacts, type BuiltScene } from '../scenes/buildScene.js';
-import { SceneFileError, type SceneContact } from '../scenes/sceneFile.js';
+import { parseScene, SceneFileError, type SceneContact } from '../scenes/sceneFile.js';
 import { loadSceneFile } from './loadSceneFile.js';
-import type { CliOptions } from './args.js';
+import { UsageError, type CliOptions } from './args.js';
+import { formatProblem } from '../physics/errors.js';
 import { checkRunMemory } from './memory.js';
 import { formatSummaryLine, formatSummaryText, formatTickLine, type RunIO, type RunSummary } from './output.js';
 import { createProgress } from './progress.js';
@@ -24,6 +25,13 @@ export class RunError extends Error {
     super(message);
     this.name = 'RunError';
   }
+}
+
+/** The one-line message of a user error (a bad scene, a run error), or undefined for anything else. */
+export function runErrorMessage(e: unknown): string | undefined {
+  if (e instanceof SceneFileError || e instanceof RunError || e instanceof UsageError) return e.message;
+  if (e instanceof PhysicsInputError) return formatProblem(e);
+  return undefined;
 }
 
 /** A simulation as the runner drives it: detection, contact reading and motion are separate. */
@@ -77,8 +85,8 @@ function sceneBodyError(built: BuiltScene, file: string, e: unknown): unknown {
   return new SceneFileError(file, `at tick ${built.physics.tick}: ${body}: ${e.field}: ${e.problem}`);
 }
 
-function sceneSimulation(o: CliOptions & { scene: string }): Simulation {
-  const scene = loadSceneFile(o.scene);
+function sceneSimulation(o: CliOptions & { scene: string }, sceneText?: string): Simulation {
+  const scene = sceneText === undefined ? loadSceneFile(o.scene) : parseScene(sceneText, o.scene);
   checkRunMemory(scene.bodies.length, o.ticks);
   const built = buildScene(scene, { continuous: o.continuous });
   return {
@@ -96,9 +104,12 @@ function sceneSimulation(o: CliOptions & { scene: string }): Simulation {
   };
 }
 
-/** Creates the simulation the options ask for (throws `SceneFileError` for a bad scene file). */
-export function createSimulation(o: CliOptions): Simulation {
-  return o.scene === undefined ? arenaSimulation(o) : sceneSimulation({ ...o, scene: o.scene });
+/**
+ * Creates the simulation the options ask for (throws `SceneFileError` for a bad scene file). With
+ * `sceneText`, the scene is that JSON text, named `o.scene` in messages and in the summary.
+ */
+export function createSimulation(o: CliOptions, sceneText?: string): Simulation {
+  return o.scene === undefined ? arenaSimulation(o) : sceneSimulation({ ...o, scene: o.scene }, sceneText);
 }
 
 function median(values: Float64Array): number {
@@ -157,9 +168,10 @@ export function checkFinite(tick: number, contacts: readonly SceneContact[]): vo
  * bad scene file (also when a scene body becomes invalid during the run, e.g. a position overflows),
  * `PhysicsInputError` when an arena body does, `UsageError` when the run needs more memory than the
  * machine or the heap limit allows (memory.ts), and `RunError` for a non-finite contact value.
+ * `sceneText`: the scene file's text, already read (batch jobs), instead of reading `o.scene`.
  */
-export function runSimulation(o: CliOptions, io: RunIO): RunSummary {
-  const sim = createSimulation(o);
+export function runSimulation(o: CliOptions, io: RunIO, sceneText?: string): RunSummary {
+  const sim = createSimulation(o, sceneText);
   const out = io.stdout;
   const progress = createProgress({ total: o.ticks, stream: io.stderr, enabled: o.progress });
   const tally: Tally = { ms: new Float64Array(o.ticks), contactTotal: 0, contactMax: 0 };
