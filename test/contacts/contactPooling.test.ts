@@ -20,18 +20,29 @@ function holders(physics: Physics): { holding: number[]; touching: number[] } {
   return { holding, touching: [...set].sort((x, y) => x - y) };
 }
 
+/** A ball resting on a box after one step (both hold Contact). */
+function ballOnBox() {
+  const world = createWorld();
+  const physics = createPhysics(world, { dt: 1 / 60 });
+  const box = addBox(physics, { position: [0, 0, 0], halfExtents: [1, 1, 1] });
+  const ball = addSphere(physics, { position: [0, 1.25, 0], radius: 0.5 });
+  step(physics);
+  return { world, physics, box, ball };
+}
+
+/** Despawns `ball` (its Position removed) and spawns it again, as docs/snapshots.md's pooling does. */
+function respawn(world: ReturnType<typeof createWorld>, ball: number, Position: object): void {
+  removeComponent(world, ball, Position);
+  addComponent(world, ball, Position);
+}
+
 describe('regressions (Contact after pooling)', () => {
   it('regression: a ball touching a box, despawned (Position removed) and respawned far away before the next step, loses Contact', () => {
-    const world = createWorld();
-    const physics = createPhysics(world, { dt: 1 / 60 });
+    const { world, physics, box, ball } = ballOnBox();
     const { Contact, Position } = physics.components;
-    const box = addBox(physics, { position: [0, 0, 0], halfExtents: [1, 1, 1] });
-    const ball = addSphere(physics, { position: [0, 1.25, 0], radius: 0.5 });
-    step(physics);
     expect(hasComponent(world, ball, Contact)).toBe(true);
     // Despawn, then respawn far from the box, before the next step.
-    removeComponent(world, ball, Position);
-    addComponent(world, ball, Position);
+    respawn(world, ball, Position);
     Position.x[ball] = 100;
     Position.y[ball] = 0;
     Position.z[ball] = 0;
@@ -50,14 +61,9 @@ describe('regressions (Contact after pooling)', () => {
   });
 
   it('regression: despawned and respawned at the same place (still touching), the ball keeps Contact with fresh data', () => {
-    const world = createWorld();
-    const physics = createPhysics(world, { dt: 1 / 60 });
+    const { world, physics, box, ball } = ballOnBox();
     const { Contact, Position } = physics.components;
-    const box = addBox(physics, { position: [0, 0, 0], halfExtents: [1, 1, 1] });
-    const ball = addSphere(physics, { position: [0, 1.25, 0], radius: 0.5 });
-    step(physics);
-    removeComponent(world, ball, Position);
-    addComponent(world, ball, Position);
+    respawn(world, ball, Position);
     Position.x[ball] = 0;
     Position.y[ball] = 1.25;
     Position.z[ball] = 0;

@@ -12,8 +12,8 @@
  *   literals, and no implementation-approximated Math function is named outside the allowed list
  *   (empty today).
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { runInContext, createContext } from 'node:vm';
 import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +21,7 @@ import { BUNDLE_GLOBAL, bundleScenes } from './bundle.js';
 import type { SceneResult } from './engineRun.js';
 import { PINNED } from './pinned.js';
 import { PINNED_QUERY_HASH } from './queryScene.js';
+import { ROOT, sourceFiles } from '../support/sourceFiles.js';
 
 /** Math functions whose results ECMAScript leaves to the implementation (ECMA-262 §21.3.2), and Math.random. */
 export const ENGINE_DEFINED = [
@@ -35,7 +36,6 @@ export const ENGINE_DEFINED = [
  */
 const ALLOWED: ReadonlyArray<{ file: string; caller: string; fn: string; why: string }> = [];
 
-const ROOT = resolve(__dirname, '../..');
 
 /**
  * Evaluates the bundle in a new vm context whose Math.<ENGINE_DEFINED> throw (naming the function
@@ -83,16 +83,6 @@ describe('no engine-defined Math in the simulation', () => {
   }, 240_000);
 });
 
-/** Every .ts file under src/, relative to the repository root. */
-function sourceFiles(dir = join(ROOT, 'src')): string[] {
-  const out: string[] = [];
-  for (const d of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, d.name);
-    if (d.isDirectory()) out.push(...sourceFiles(p));
-    else if (d.name.endsWith('.ts')) out.push(relative(ROOT, p));
-  }
-  return out;
-}
 
 function isNumericLiteral(n: ts.Expression): boolean {
   if (ts.isParenthesizedExpression(n)) return isNumericLiteral(n.expression);

@@ -11,23 +11,13 @@
  * Each rule is also checked to catch a planted violation, so that a parser change cannot make it pass
  * vacuously.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative, resolve, dirname } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { ROOT, sourceFiles } from '../support/sourceFiles.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
-const SRC = join(ROOT, 'src');
 
-function sourceFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) out.push(...sourceFiles(p));
-    else if (e.name.endsWith('.ts')) out.push(p);
-  }
-  return out.sort();
-}
 
 const isExported = (s: ts.Statement): boolean =>
   (ts.canHaveModifiers(s) ? ts.getModifiers(s) ?? [] : []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
@@ -99,7 +89,7 @@ function importProblems(file: string, imports: string[]): string[] {
   return problems;
 }
 
-const files = sourceFiles(SRC);
+const files = sourceFiles().map((f) => join(ROOT, f));
 
 describe('layout: the rules of the house hold in src/', () => {
   it('finds the source (sanity)', () => {

@@ -3,8 +3,9 @@
  * report (BITECS_COLLIDE_REPORT=1) of sync results and bytes on the wire.
  */
 import { query } from 'bitecs';
-import { expect } from 'vitest';
-import type { ArenaClient } from '../../examples/multiplayer/client.js';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { ArenaClient } from '../../examples/multiplayer/client.js';
+import { startServer, type RunningServer } from '../../examples/multiplayer/server.js';
 
 export const REPORT = process.env.BITECS_COLLIDE_REPORT === '1';
 
@@ -54,4 +55,49 @@ export function describeBytes(client: ArenaClient): string {
   const b = client.bytes;
   const perTick = (b.frames - b.join) / Math.max(1, b.tickMessages); // join states aside
   return `${(b.ticks / Math.max(1, b.tickMessages)).toFixed(1)} B per S_TICK payload, ${perTick.toFixed(1)} B per tick in all messages (${(perTick * 60).toFixed(0)} B/s), join state ${b.join} B`;
+}
+
+/** A single-process server for the tests of one `describe`: started before them, stopped after. */
+export interface ServerFixture {
+  /** The running server (set once `beforeAll` has run). */
+  readonly server: RunningServer;
+  /** Every line the server logged. */
+  readonly logs: string[];
+  /** Clients made by `connect`, left after the tests. */
+  readonly clients: ArenaClient[];
+  endpoint(): string;
+  /** Connects a client to this server (and keeps it for the teardown). */
+  connect(o: Partial<Parameters<typeof ArenaClient.connect>[0]> & { name: string }): Promise<ArenaClient>;
+}
+
+/**
+ * Registers `beforeAll` / `afterAll` hooks that start a server on a free port of 127.0.0.1 with
+ * `options` (its log captured) and stop it, after its clients leave; `timeoutMs` bounds each hook.
+ */
+export function serverFixture(options: Omit<Parameters<typeof startServer>[0], 'port' | 'log'>, timeoutMs = 30_000): ServerFixture {
+  let server: RunningServer | undefined;
+  const logs: string[] = [];
+  const clients: ArenaClient[] = [];
+  const fixture: ServerFixture = {
+    get server(): RunningServer {
+      if (!server) throw new Error('the server starts in beforeAll');
+      return server;
+    },
+    logs,
+    clients,
+    endpoint: () => `http://127.0.0.1:${fixture.server.port}`,
+    async connect(o) {
+      const c = await ArenaClient.connect({ endpoint: fixture.endpoint(), ...o });
+      clients.push(c);
+      return c;
+    },
+  };
+  beforeAll(async () => {
+    server = await startServer({ ...options, port: 0, log: (line) => logs.push(line) });
+  }, timeoutMs);
+  afterAll(async () => {
+    for (const c of clients) await c.leave().catch(() => {});
+    await server?.stop();
+  }, timeoutMs);
+  return fixture;
 }

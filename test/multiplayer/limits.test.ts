@@ -14,13 +14,12 @@
  * Every wait is bounded; clients leave and the server stops in afterAll.
  */
 import { performance } from 'node:perf_hooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ArenaClient } from '../../examples/multiplayer/client.js';
 import { ArenaRoom, liveRooms } from '../../examples/multiplayer/room.js';
-import { startServer, type RunningServer } from '../../examples/multiplayer/server.js';
 import { hashWords } from '../../examples/multiplayer/sim.js';
 import { C_HASH, encodeHash } from '../../examples/multiplayer/wire.js';
-import { report, waitUntil } from './harness.js';
+import { report, serverFixture, waitUntil } from './harness.js';
 
 const MAX_BODIES = 400;
 const COSTLY_MS = 25;
@@ -36,25 +35,9 @@ class CostlyRoom extends ArenaRoom {
 }
 
 describe('the server survives its clients', () => {
-  let server: RunningServer;
-  const logs: string[] = [];
-  const clients: ArenaClient[] = [];
-  const endpoint = () => `http://127.0.0.1:${server.port}`;
-
-  async function connect(o: Partial<Parameters<typeof ArenaClient.connect>[0]> & { name: string }): Promise<ArenaClient> {
-    const c = await ArenaClient.connect({ endpoint: endpoint(), ...o });
-    clients.push(c);
-    return c;
-  }
-
-  beforeAll(async () => {
-    server = await startServer({ port: 0, log: (line) => logs.push(line), maxBodies: MAX_BODIES, rooms: { costly: CostlyRoom } });
-  }, 30_000);
-
-  afterAll(async () => {
-    for (const c of clients) await c.leave().catch(() => {});
-    await server?.stop();
-  }, 30_000);
+  const fx = serverFixture({ maxBodies: MAX_BODIES, rooms: { costly: CostlyRoom } });
+  const { logs, connect } = fx;
+  const endpoint = () => fx.endpoint();
 
   it('room size is the server\'s: a client cannot ask for 20,000 bodies, nor send its own limits', async () => {
     const before = liveRooms.size;
@@ -86,7 +69,7 @@ describe('the server survives its clients', () => {
     const seconds = (performance.now() - t0) / 1000;
     const honestTps = (honestRoom.stats.ticks - h0) / seconds;
     const costlyTps = costlyRooms.map((r, i) => (r.stats.ticks - c0[i]) / seconds);
-    report(`[limits] honest 200-body room: ${honestTps.toFixed(1)} ticks/s next to two rooms of ${COSTLY_MS} ms ticks (slowed to ${costlyTps.map((x) => x.toFixed(1)).join(', ')} ticks/s); budget ${server.budget.tickBudgetMs} ms per tick, ${server.budget.msPerBody.toExponential(2)} ms per body`);
+    report(`[limits] honest 200-body room: ${honestTps.toFixed(1)} ticks/s next to two rooms of ${COSTLY_MS} ms ticks (slowed to ${costlyTps.map((x) => x.toFixed(1)).join(', ')} ticks/s); budget ${fx.server.budget.tickBudgetMs} ms per tick, ${fx.server.budget.msPerBody.toExponential(2)} ms per body`);
     // Without the allowance all three rooms ran 17 ticks/s (docs/multiplayer.md); 60 is the full rate,
     // 45 leaves room for a machine busy with other test files.
     expect(honestTps).toBeGreaterThan(45);

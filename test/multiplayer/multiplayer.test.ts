@@ -13,9 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ArenaClient, randomSteering } from '../../examples/multiplayer/client.js';
 import { hasRedis, startRedis, startServerProcess, type ServerProcess, type Started } from '../../examples/multiplayer/processes.js';
 import { MESSAGE_BUDGET } from '../../examples/multiplayer/room.js';
-import { startServer, type RunningServer } from '../../examples/multiplayer/server.js';
 import { C_INPUT, encodeInput } from '../../examples/multiplayer/wire.js';
-import { describeBytes, expectInSync, report, someBall, waitChecked, waitUntil } from './harness.js';
+import { describeBytes, expectInSync, report, serverFixture, someBall, waitChecked, waitUntil } from './harness.js';
 
 // Without redis-server the two-process test is skipped with a message, unless CI is set (.ci/run
 // installs it): then it runs and fails.
@@ -61,25 +60,8 @@ const LEAD = 6;
 const BODIES = 150;
 
 describe('one process', () => {
-  let server: RunningServer;
-  const logs: string[] = [];
-  const clients: ArenaClient[] = [];
-  const endpoint = () => `http://127.0.0.1:${server.port}`;
-
-  async function connect(o: Partial<Parameters<typeof ArenaClient.connect>[0]> & { name: string }): Promise<ArenaClient> {
-    const c = await ArenaClient.connect({ endpoint: endpoint(), ...o });
-    clients.push(c);
-    return c;
-  }
-
-  beforeAll(async () => {
-    server = await startServer({ port: 0, log: (line) => logs.push(line) });
-  });
-
-  afterAll(async () => {
-    for (const c of clients) await c.leave().catch(() => {});
-    await server?.stop();
-  });
+  const fx = serverFixture({});
+  const { logs, connect } = fx;
 
   it('4 clients stay in sync for 300 ticks; a 5th joining at tick 150 matches from the next tick on', async () => {
     const first = await connect({ name: 'p0', join: 'create', roomOptions: { bodies: BODIES, seed: 7 }, onTick: randomSteering(1, LEAD) });
