@@ -25,10 +25,10 @@
  * collision filters).
  *
  * Contacts are reported with the users' ids: in a sphere–box contact `a` is the sphere and `b` the
- * box; in a sphere–sphere contact `a` is the lower user id; in a box–box contact (at least one of
- * the two boxes has a velocity) `a` is the box listed first in the file (the lower entity id, as in
- * the ECS). The normal points from b toward a; the point is on b's surface at the time of impact
- * (for two spheres: centre_b(toi) + normal·r_b).
+ * box; in a sphere–sphere or box–box contact (for boxes: at least one of the two has a velocity)
+ * `a` is the lower user id, whatever the order of the bodies in the file. The normal points from b
+ * toward a; the point is on b's surface at the time of impact (for two spheres:
+ * centre_b(toi) + normal·r_b).
  * @module
  */
 import { PhysicsInputError } from '../physics/errors.js';

@@ -1,12 +1,17 @@
 /**
  * Regression tests of issue 26 for the scene files of the runner:
  * - the runner rejected the rotation `[1e-7, 0, 0, 0]` as "has length 0" although `addBox`
- *   accepts and normalises it: a scene file now accepts exactly the quaternions `addBox` accepts.
+ *   accepts and normalises it: a scene file now accepts exactly the quaternions `addBox` accepts;
+ * - box–box contacts had `a` = the box listed first in the file while sphere–sphere contacts had
+ *   `a` = the lower user id: now both use the lower user id (a sphere–box pair keeps the sphere as
+ *   `a`), so the contacts do not depend on the order of the bodies in the file.
  */
 import { createWorld } from 'bitecs';
 import { describe, expect, it } from 'vitest';
 import { addBox, createPhysics } from '../../src/index.js';
-import { parseScene, SceneFileError, type SceneContact } from '../../src/scenes/sceneFile.js';
+import { buildScene, stepScene } from '../../src/scenes/buildScene.js';
+import { createRng, randomQuat, type Rng } from '../../src/scenes/prng.js';
+import { parseScene, SceneFileError, type SceneBody, type SceneContact } from '../../src/scenes/sceneFile.js';
 import { jsonLines, runInProcess, tempFile } from './helpers.js';
 
 const boxText = (rotation: string) =>
@@ -75,5 +80,70 @@ describe('regression: scene rotations are the quaternions addBox accepts', () =>
     const tiny = run('[1e-7, 0, 0, 0]');
     expect(tiny).toEqual(run('[1, 0, 0, 0]'));
     expect((tiny as { contacts: SceneContact[] }[]).flatMap((l) => l.contacts).length).toBeGreaterThan(0);
+  });
+});
+
+/** A seeded scene of spheres and boxes close together, moving and static, some boxes rotated. */
+function randomBodies(rng: Rng, n: number): SceneBody[] {
+  const bodies: SceneBody[] = [];
+  const ids = Array.from({ length: n }, (_, i) => 10 + 7 * i);
+  for (let i = ids.length - 1; i > 0; i--) {
+    const j = Math.floor(rng.next() * (i + 1));
+    [ids[i], ids[j]] = [ids[j], ids[i]];
+  }
+  const v3 = (s: number): [number, number, number] => [rng.range(-s, s), rng.range(-s, s), rng.range(-s, s)];
+  for (let i = 0; i < n; i++) {
+    const moving = rng.next() < 0.6 ? { velocity: v3(4) } : {};
+    if (rng.next() < 0.5) bodies.push({ id: ids[i], shape: 'sphere', position: v3(3), radius: rng.range(0.2, 1), ...moving });
+    else bodies.push({ id: ids[i], shape: 'box', position: v3(3), halfExtents: [rng.range(0.2, 1), rng.range(0.2, 1), rng.range(0.2, 1)], rotation: randomQuat(rng), ...moving });
+  }
+  return bodies;
+}
+
+function contactsOf(bodies: SceneBody[], ticks: number): SceneContact[][] {
+  const built = buildScene(parseScene(JSON.stringify({ dt: 0.1, bodies })));
+  return Array.from({ length: ticks }, () => stepScene(built));
+}
+
+describe('regression: one pair order for the runner, whatever the order of the bodies in the file', () => {
+  const SCENES = 60;
+  const TICKS = 4;
+
+  it(`${SCENES} seeded scenes: every pair has a = the lower user id or the sphere of a sphere–box pair`, () => {
+    let boxPairs = 0;
+    for (let s = 0; s < SCENES; s++) {
+      const bodies = randomBodies(createRng(1000 + s), 12);
+      const shape = new Map(bodies.map((b) => [b.id, b.shape]));
+      for (const tick of contactsOf(bodies, TICKS)) {
+        for (const c of tick) {
+          const [sa, sb] = [shape.get(c.a), shape.get(c.b)];
+          if (sa !== sb) expect([sa, sb]).toEqual(['sphere', 'box']);
+          else expect(c.a).toBeLessThan(c.b);
+          if (sa === 'box' && sb === 'box') boxPairs++;
+        }
+      }
+    }
+    expect(boxPairs).toBeGreaterThan(20);
+  });
+
+  it(`${SCENES} seeded scenes listed in reverse: the same pairs and the same contacts`, () => {
+    let compared = 0;
+    for (let s = 0; s < SCENES; s++) {
+      const bodies = randomBodies(createRng(2000 + s), 12);
+      const forward = contactsOf(bodies, TICKS);
+      const reversed = contactsOf(bodies.slice().reverse(), TICKS);
+      for (let k = 0; k < TICKS; k++) {
+        expect(reversed[k].map((c) => [c.a, c.b]), `scene ${s} tick ${k}`).toEqual(forward[k].map((c) => [c.a, c.b]));
+        forward[k].forEach((c, i) => {
+          const r = reversed[k][i];
+          const what = `scene ${s} tick ${k} (${c.a}, ${c.b})`;
+          const values = (x: SceneContact) => [x.toi, x.depth, ...x.normal, ...x.point];
+          const diff = Math.max(...values(c).map((v, j) => Math.abs(v - values(r)[j])));
+          expect(diff, what).toBeLessThanOrEqual(1e-9);
+          compared++;
+        });
+      }
+    }
+    expect(compared).toBeGreaterThan(100);
   });
 });
