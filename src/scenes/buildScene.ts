@@ -2,11 +2,13 @@
  * Puts a parsed scene (see `sceneFile.ts`) into a bitecs world with a physics instance and runs it
  * tick by tick, reporting contacts with the scene's own body ids.
  *
- * Contacts are reported with the users' ids: in a sphere–box contact `a` is the sphere and `b` the
- * box; in a sphere–sphere contact `a` is the lower user id; in a box–box contact (at least one of
- * the two boxes has a velocity) `a` is the box listed first in the file (the lower entity id, as in
- * the ECS). The normal points from b toward a; the point is on b's surface at the time of impact
- * (for two spheres: centre_b(toi) + normal·r_b).
+ * Contacts are reported with the users' ids, in one rule: `a` is the lower user id, except that in
+ * a sphere–box contact `a` is the sphere. The order of the bodies in the file changes nothing. The
+ * normal points from b toward a; the point is on b's surface at the time of impact (for two spheres:
+ * centre_b(toi) + normal·r_b). Where the ECS's order (the lower entity id, i.e. the body listed
+ * first) is the other one, the pair is swapped: two spheres by negating the normal and moving the
+ * point onto the other sphere; two boxes by the same geometry calls in the user order (see
+ * `swappedBoxContact`).
  * @module
  */
 import { createWorld, type World } from 'bitecs';
@@ -20,6 +22,10 @@ import {
   type Physics,
   type PhysicsOptions,
 } from '../index.js';
+import { castBoxBox } from '../geometry/castBoxBox.js';
+import { contactBoxBox } from '../geometry/contactBoxBox.js';
+import { ScratchBox, ScratchCast, ScratchContact, ScratchVec3 } from '../geometry/scratch.js';
+import { loadBox } from '../physics/bodyReads.js';
 import type { Scene, SceneContact, Vec3Tuple } from './sceneFile.js';
 
 /** A scene put into a bitecs world with a physics instance. */
@@ -86,8 +92,8 @@ function centreAt(built: BuiltScene, eid: number, toi: number, axis: 'x' | 'y' |
   return p + toi * (Velocity[axis][eid] * built.physics.dt);
 }
 
-/** Contact `i` of the list with sphere a and b swapped (user order): normal negated, point on a. */
-function swappedContact(built: BuiltScene, i: number): SceneContact {
+/** Sphere–sphere contact `i` of the list in the user order (a and b exchanged): normal negated, point on the new b. */
+function swappedSphereContact(built: BuiltScene, i: number): SceneContact {
   const c = built.physics.contacts;
   const eid = c.a[i];
   const r = built.physics.components.Sphere.radius[eid];
@@ -101,13 +107,63 @@ function swappedContact(built: BuiltScene, i: number): SceneContact {
   return { a: built.userIdOf[c.b[i]], b: built.userIdOf[eid], toi, depth: c.depth[i], normal: n, point };
 }
 
+/** Writes eid's displacement over the tick into `out`, as the narrowphase takes it (0 when static or not continuous). */
+function motionOf(built: BuiltScene, eid: number, out: ScratchVec3): void {
+  const { physics } = built;
+  const s = built.moving[eid] && physics.continuous ? physics.dt : 0;
+  const v = physics.components.Velocity;
+  out.x = s === 0 ? 0 : v.x[eid] * s;
+  out.y = s === 0 ? 0 : v.y[eid] * s;
+  out.z = s === 0 ? 0 : v.z[eid] * s;
+}
+
+/**
+ * Box–box contact `i` of the list in the user order (its b, the lower user id, as a): the calls the
+ * narrowphase makes for a pair (src/step/testPairs.ts), with the two boxes exchanged — the static
+ * contact at the tick's start, else the cast of the relative motion, the point moved with the new b
+ * to where it is at toi. So the report is the one the ECS gives when the boxes are listed the other
+ * way round in the file. Where the exchanged calls find no contact although the ECS's order did (the
+ * two boxes touch within rounding), the ECS's contact is kept with its normal negated (its point is
+ * where they touch, on both surfaces within rounding).
+ */
+function swappedBoxContact(built: BuiltScene, i: number): SceneContact {
+  const c = built.physics.contacts;
+  const newA = c.b[i];
+  const newB = c.a[i];
+  const boxA = new ScratchBox();
+  const boxB = new ScratchBox();
+  loadBox(built.physics, newA, boxA);
+  loadBox(built.physics, newB, boxB);
+  const motion = new ScratchVec3();
+  const motionB = new ScratchVec3();
+  motionOf(built, newA, motion);
+  motionOf(built, newB, motionB);
+  motion.x -= motionB.x;
+  motion.y -= motionB.y;
+  motion.z -= motionB.z;
+  const ids = { a: built.userIdOf[newA], b: built.userIdOf[newB] };
+  const contact = new ScratchContact();
+  if (contactBoxBox(boxA, boxB, contact)) {
+    const { normal: n, point: p } = contact;
+    return { ...ids, toi: 0, depth: contact.depth, normal: [n.x, n.y, n.z], point: [p.x, p.y, p.z] };
+  }
+  const cast = new ScratchCast();
+  const moves = motion.x !== 0 || motion.y !== 0 || motion.z !== 0;
+  if (moves && castBoxBox(boxA, motion, boxB, cast)) {
+    const { normal: n, point: p, toi: t } = cast;
+    return { ...ids, toi: t, depth: 0, normal: [n.x, n.y, n.z], point: [p.x + t * motionB.x, p.y + t * motionB.y, p.z + t * motionB.z] };
+  }
+  return { ...ids, toi: c.toi[i], depth: c.depth[i], normal: [-c.nx[i], -c.ny[i], -c.nz[i]], point: [c.px[i], c.py[i], c.pz[i]] };
+}
+
 function compareContacts(x: SceneContact, y: SceneContact): number {
   return x.a !== y.a ? x.a - y.a : x.b - y.b;
 }
 
 /**
- * The last tick's contacts with user ids, sorted by (a, b). Call it between `detectScene` and
- * `advanceScene` (a swapped sphere pair's point is recomputed from the positions at the tick start).
+ * The last tick's contacts with user ids (`a` the lower user id, or the sphere of a sphere–box
+ * pair), sorted by (a, b). Call it between `detectScene` and `advanceScene` (a swapped pair is
+ * recomputed from the poses at the tick's start).
  */
 export function readSceneContacts(built: BuiltScene): SceneContact[] {
   const c = built.physics.contacts;
@@ -116,13 +172,11 @@ export function readSceneContacts(built: BuiltScene): SceneContact[] {
   for (let i = 0; i < c.count; i++) {
     const a = userIdOf[c.a[i]];
     const b = userIdOf[c.b[i]];
-    // A sphere pair is reported in user-id order; a sphere–box pair has the sphere as a, a box–box
-    // pair the box listed first (the list's order: b is a box, never swapped).
-    if (sphere[c.b[i]] === 1 && b < a) {
-      out.push(swappedContact(built, i));
-      continue;
-    }
-    out.push({ a, b, toi: c.toi[i], depth: c.depth[i], normal: [c.nx[i], c.ny[i], c.nz[i]], point: [c.px[i], c.py[i], c.pz[i]] });
+    // The list's a is a sphere unless both are boxes; its b is a box unless both are spheres. A
+    // sphere–box pair keeps the sphere as a; two spheres or two boxes go in user-id order.
+    if (b < a && sphere[c.b[i]] === 1) out.push(swappedSphereContact(built, i));
+    else if (b < a && sphere[c.a[i]] === 0) out.push(swappedBoxContact(built, i));
+    else out.push({ a, b, toi: c.toi[i], depth: c.depth[i], normal: [c.nx[i], c.ny[i], c.nz[i]], point: [c.px[i], c.py[i], c.pz[i]] });
   }
   return out.sort(compareContacts);
 }

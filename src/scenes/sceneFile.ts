@@ -17,19 +17,23 @@
  * - `description`: optional free text.
  * - `id`: the user's own id, a non-negative integer, unique in the file, echoed in contacts.
  * - `velocity`: optional (omitted = the body does not move; a box without velocity is static).
- * - `rotation`: optional unit quaternion (x, y, z, w), local → world, default identity; a non-unit
- *   quaternion is normalised, a zero one is an error.
+ * - `rotation`: optional quaternion (x, y, z, w), local → world, default identity: exactly what
+ *   `addBox` accepts (finite components, not all zero; any length, normalised, e.g. `[1e-7, 0, 0, 0]`
+ *   is a half turn about x); an all-zero one is an error.
  * Unknown fields and keys given twice in one object are errors (they are usually typos). Spheres
  * collide with spheres and boxes, boxes with boxes when at least one of the two moves (default
  * collision filters).
  *
  * Contacts are reported with the users' ids: in a sphere–box contact `a` is the sphere and `b` the
- * box; in a sphere–sphere contact `a` is the lower user id; in a box–box contact (at least one of
- * the two boxes has a velocity) `a` is the box listed first in the file (the lower entity id, as in
- * the ECS). The normal points from b toward a; the point is on b's surface at the time of impact
- * (for two spheres: centre_b(toi) + normal·r_b).
+ * box; in a sphere–sphere or box–box contact (for boxes: at least one of the two has a velocity)
+ * `a` is the lower user id, whatever the order of the bodies in the file. The normal points from b
+ * toward a; the point is on b's surface at the time of impact (for two spheres:
+ * centre_b(toi) + normal·r_b).
  * @module
  */
+import { PhysicsInputError } from '../physics/errors.js';
+import { readRotation as checkRotation, vectorField } from '../physics/readInput.js';
+
 export type Vec3Tuple = [number, number, number];
 export type QuatTuple = [number, number, number, number];
 
@@ -125,10 +129,21 @@ function readRadius(where: Where, v: unknown): number {
   return v;
 }
 
+/** How `readRotation` names the field to the shared check (its message is rethrown as a `SceneFileError`). */
+const ROTATION_FIELD = vectorField('rotation', ['rotation[0]', 'rotation[1]', 'rotation[2]', 'rotation[3]']);
+
+/**
+ * A box's rotation: exactly the quaternions `addBox` accepts (finite components, not all zero, any
+ * length: `addBox` and `step` normalise it), through the helpers' own check.
+ */
 function readRotation(where: Where, v: unknown): QuatTuple {
   const q = readNumbers(where, 'rotation', v, 4) as QuatTuple;
-  const n2 = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
-  if (!(n2 > 1e-12)) fail(where, 'rotation', 'quaternion [x, y, z, w] has length 0 (identity is [0, 0, 0, 1])');
+  try {
+    checkRotation(q, new Float64Array(4), ROTATION_FIELD, 'scene file', -1);
+  } catch (e) {
+    if (e instanceof PhysicsInputError) fail(where, e.field, e.problem);
+    throw e;
+  }
   return q;
 }
 

@@ -80,7 +80,7 @@ describe('scene file errors', () => {
     ['string in position', sceneText([sphere({ position: [1, '2', 3] })]), /bodies\[0\] \(id 7\): position\[1\]: must be a finite number, got "2"/],
     ['bad velocity', sceneText([sphere({ velocity: [0, null, 0] })]), /bodies\[0\] \(id 7\): velocity\[1\]: must be a finite number, got null/],
     ['negative half extent', sceneText([box({ halfExtents: [1, -2, 1] })]), /bodies\[0\] \(id 9\): halfExtents\[1\]: must be a finite number >= 0, got -2/],
-    ['zero rotation', sceneText([box({ rotation: [0, 0, 0, 0] })]), /bodies\[0\] \(id 9\): rotation: quaternion \[x, y, z, w\] has length 0/],
+    ['zero rotation', sceneText([box({ rotation: [0, 0, 0, 0] })]), /bodies\[0\] \(id 9\): rotation: quaternion has length 0 \(identity is \[0, 0, 0, 1\]\)/],
     ['typo in a field', sceneText([box({ halfExtents: undefined, halfExtent: [1, 1, 1] })]), /bodies\[0\] \(id 9\): halfExtent: unknown field \(allowed: id, shape, position, halfExtents, rotation, velocity\)/],
     ['sphere with a box field', sceneText([sphere({ rotation: [0, 0, 0, 1] })]), /bodies\[0\] \(id 7\): rotation: unknown field/],
   ];

@@ -13,27 +13,15 @@
  *   an ESM and from a CommonJS package, moduleResolution bundler and node10, then run what tsc
  *   emitted with Node (require for the CommonJS and node10 projects, import for the others).
  */
-import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildAndPack, ROOT, run } from './packed.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
 const ATTW = join(ROOT, 'node_modules/@arethetypeswrong/cli/dist/index.js');
-
-/** Runs a command; on failure throws with its whole output (so a failing check shows tsc's or attw's diagnostics). */
-function run(file: string, args: string[], cwd: string): string {
-  try {
-    return execFileSync(file, args, { cwd, encoding: 'utf8', stdio: 'pipe', timeout: 120_000 });
-  } catch (e) {
-    const err = e as { stdout?: string; stderr?: string; message: string };
-    throw new Error(`${file} ${args.join(' ')} (in ${cwd}) failed:\n${err.stdout ?? ''}${err.stderr ?? ''}\n${err.message}`);
-  }
-}
 
 /** One program using every entry point, typed strictly; prints one line that the runs compare. */
 const CONSUMER = `
@@ -82,16 +70,7 @@ let tarball = '';
 let unpacked = '';
 
 beforeAll(() => {
-  tmp = mkdtempSync(join(tmpdir(), 'bitecs-collide-package-'));
-  const pkg = join(tmp, 'pkg');
-  mkdirSync(pkg);
-  run(process.execPath, [join(ROOT, 'scripts/build.mjs'), '--outdir', join(pkg, 'dist')], ROOT);
-  for (const f of ['package.json', 'README.md', 'LICENSE']) cpSync(join(ROOT, f), join(pkg, f));
-  const packed = JSON.parse(run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', tmp], pkg)) as { filename: string }[];
-  tarball = join(tmp, packed[0].filename);
-  unpacked = join(tmp, 'unpacked');
-  mkdirSync(unpacked);
-  run('tar', ['-xzf', tarball, '-C', unpacked, '--strip-components=1'], tmp);
+  ({ tmp, tarball, unpacked } = buildAndPack());
 });
 
 afterAll(() => {
