@@ -29,7 +29,7 @@ import * as sweepModule from './sweep.js';
 const { sweep } = sweepModule;
 const { readDirection, readDistance, readFilter, readHitOut, readListOut, readPhysics, readQueryRadius, readStart } = input;
 const { queryStateOf, updateQueryGrid } = queryGrid;
-const { BH_DIST, BH_N, BH_P, loadVec3, QI_RADIUS } = slots;
+const { BH_DIST, BH_N, BH_P, QI_RADIUS } = slots;
 const { hitListReserve } = lists;
 const { heapSort } = heapSortModule;
 
@@ -56,8 +56,15 @@ function writeHit(s: QueryState, out: QueryHit): boolean {
   if (best[BH_DIST] === Infinity) return false;
   out.entity = s.bestEntity[0];
   out.distance = best[BH_DIST];
-  loadVec3(out.normal, best, BH_N);
-  loadVec3(out.point, best, BH_P);
+  // Written field by field: the caller's objects are of any shape (a shared helper's stores would
+  // see every shape and could box; docs/internals.md).
+  const n = out.normal, p = out.point;
+  n.x = best[BH_N];
+  n.y = best[BH_N + 1];
+  n.z = best[BH_N + 2];
+  p.x = best[BH_P];
+  p.y = best[BH_P + 1];
+  p.z = best[BH_P + 2];
   return true;
 }
 

@@ -36,8 +36,8 @@ export const QF_GROUP = 0, QF_MASK = 1, QF_EXCLUDE = 2, QF_SENSORS = 3;
 /** Slots of `QueryState.best`: distance (Infinity: no hit yet), normal (1–3), point (4–6). */
 export const BH_DIST = 0, BH_N = 1, BH_P = 4;
 
-/** Copies slots `a[o .. o + 3)` (a point or vector of the query's slots) into `out`'s x, y, z. */
-export function loadVec3(out: { x: number; y: number; z: number }, a: Float64Array, o: number): void {
+/** Copies slots `a[o .. o + 3)` into a scratch vector of the query state (one class: its stores stay monomorphic; a caller's own objects are written field by field, see cast.ts). */
+export function loadVec3(out: ScratchVec3, a: Float64Array, o: number): void {
   out.x = a[o];
   out.y = a[o + 1];
   out.z = a[o + 2];
