@@ -1,6 +1,6 @@
 /**
- * The broadphase of one tick: validate bodies, notice static boxes that changed, choose the cell
- * size, (re)bucket the static boxes when needed, bucket the moving bodies, and list candidate pairs
+ * The broadphase of one tick (its input was validated by the stage before gravity, validate.ts):
+ * choose the cell size, (re)bucket the static boxes when needed, bucket the moving bodies, and list candidate pairs
  * sorted by (a, b), with `a` the sphere of a sphere pair (the lower id of two spheres) and the lower
  * id of a box–box pair (listed when at least one of the two boxes moves, see `boxPairs.ts`). Pure
  * over the physics instance's typed arrays; no bitecs calls. World frame, length units, seconds.
@@ -25,11 +25,10 @@ import {
 import { gridQuerySlice, queryOutReserve } from '../grid/query.js';
 import { SLICE_BODY_SLOTS, sliceBounds, sliceDepth, S_CX, S_HX, S_MX, S_SIDE } from '../grid/slices.js';
 import { sortUniqueIds } from '../grid/sortIds.js';
-import { BOUNDS_PAD, boxBounds, validateBody } from '../physics/bodyReads.js';
+import { BOUNDS_PAD, boxBounds } from '../physics/bodyReads.js';
 import { budgetError, emitBoxPairs, mergeBoxPairs, movingBoxSize } from './boxPairs.js';
-import { PhysicsInputError } from '../physics/errors.js';
 import { pairListPush } from '../physics/idLists.js';
-import { checkStatic, rebuildStatic } from './staticBoxes.js';
+import { rebuildStatic } from './staticBoxes.js';
 import { BodyFlags, type Physics } from '../physics/physicsTypes.js';
 import { internalsOf, WORK_CANDIDATES, WORK_CELLS_VISITED, WORK_ITEMS_VISITED, WORK_QUERIES, WORK_SLICES } from '../physics/internal.js';
 
@@ -45,23 +44,9 @@ const body = new Float64Array(SLICE_BODY_SLOTS);
 /** Most slices (items, and queries) per tick beyond which moving bodies are no longer split. */
 const SLICE_BUDGET = 1 << 20;
 
-/** Throws for a moving body whose motion over the tick (velocity × dt) is not finite. */
-function motionError(physics: Physics, eid: number): never {
-  const { Velocity: v } = physics.components;
-  const dt = physics.dt;
-  const axis = !(v.x[eid] * dt - v.x[eid] * dt === 0) ? 'x' : !(v.y[eid] * dt - v.y[eid] * dt === 0) ? 'y' : 'z';
-  throw new PhysicsInputError({
-    eid,
-    field: `Velocity.${axis}`,
-    problem: `velocity × dt overflows: ${v[axis][eid]} × ${dt} is not finite`,
-  });
-}
-
 /**
- * One pass over the bodies: with `physics.validate`, checks every sphere and moving box — a fast
- * test of positions, motions (velocity × dt) and radii, and the full check (which names the field)
- * for a body that fails it and for moving boxes. Adds each sphere's and moving box's extent to the
- * size statistics. Returns, packed in one small integer (see `SCAN_*`): the body count, whether some
+ * One pass over the bodies (validated before gravity by validate.ts): adds each sphere's and moving
+ * box's extent to the size statistics. Returns, packed in one small integer (see `SCAN_*`): the body count, whether some
  * sphere may collide with another sphere (the OR of sphere groups meets the OR of sphere masks),
  * whether a moving box is present. Nothing but the return follows the loop (code after a loop
  * optimised on stack replacement deoptimised every tick: docs/internals.md).
@@ -71,7 +56,6 @@ function scanBodies(physics: Physics): number {
   const { Position: p, Velocity: v, Sphere: s, CollisionFilter: filter } = physics.components;
   const px = p.x, py = p.y, pz = p.z, vx = v.x, vy = v.y, vz = v.z, radius = s.radius;
   const group = filter.group, mask = filter.mask;
-  const validate = physics.validate;
   const dt = physics.dt;
   const swept = physics.continuous ? 1 : 0;
   let groups = 0;
@@ -87,10 +71,6 @@ function scanBodies(physics: Physics): number {
       const x = px[eid], y = py[eid], z = pz[eid], r = radius[eid];
       const moving = (f & MOVING) !== 0;
       const mx = moving ? vx[eid] * dt : 0, my = moving ? vy[eid] * dt : 0, mz = moving ? vz[eid] * dt : 0;
-      if (validate && !(x * 0 + y * 0 + z * 0 + mx * 0 + my * 0 + mz * 0 === 0 && r >= 0 && r !== Infinity)) {
-        validateBody(physics, eid, f);
-        motionError(physics, eid);
-      }
       const ax = Math.abs(mx), ay = Math.abs(my), az = Math.abs(mz);
       let e = 2 * r + swept * (ax > ay ? (ax > az ? ax : az) : ay > az ? ay : az);
       // A point at rest: its extent is the padding of its bounds (the cell then sorts points apart).
@@ -101,11 +81,6 @@ function scanBodies(physics: Physics): number {
       else sizeStatsAdd(sizes);
     } else if ((f & (BOX | MOVING)) === (BOX | MOVING)) {
       movingBoxes++;
-      if (validate) {
-        validateBody(physics, eid, f);
-        const t = v.x[eid] * dt + v.y[eid] * dt + v.z[eid] * dt;
-        if (!(t - t === 0)) motionError(physics, eid);
-      }
       movingBoxSize(physics, eid, f);
     }
   }
@@ -351,8 +326,9 @@ function queryMovingBoxes(physics: Physics): void {
 
 /**
  * Runs the broadphase: fills `internalsOf(physics).pairs` with candidate pairs sorted by (a, b).
- * Throws `PhysicsInputError` for invalid bodies (see `PhysicsOptions.validate`) and when the pairs
- * exceed `contactBudget`.
+ * Throws `PhysicsInputError` when the pairs exceed `contactBudget` (the bodies were validated before
+ * gravity, validate.ts). Static boxes written since they were bucketed were noticed by `checkStatic`
+ * (staticBoxes.ts), a stage of its own before the validation.
  */
 export function findPairs(physics: Physics): void {
   const internal = internalsOf(physics);
@@ -362,7 +338,6 @@ export function findPairs(physics: Physics): void {
   work[WORK_QUERIES] = 0;
   work[WORK_SLICES] = 0;
   internal.pairs.count = 0;
-  checkStatic(physics);
   sizeStatsClear(internal.sizes);
   const scan = scanBodies(physics);
   internal.sliceCap = 31 - Math.clz32(Math.floor(scan / SCAN_BODIES));

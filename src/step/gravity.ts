@@ -2,19 +2,23 @@
  * The first stage of a tick: gravity on the dynamic bodies (semi-implicit Euler: velocity first).
  * @module
  */
+import { checkGravityStep } from '../physics/bodyReads.js';
 import { internalsOf } from '../physics/internal.js';
 import type { Physics } from '../physics/physicsTypes.js';
 import { isDynamic } from '../response/isDynamic.js';
 
 /**
  * Adds gravity × dt (length units per second) to the Velocity of every dynamic body (a sphere with
- * Response). Runs before the broadphase, so that swept bounds cover the accelerated motion.
+ * Response). Runs before the broadphase, so that swept bounds cover the accelerated motion. Throws
+ * `PhysicsInputError` naming gravity before writing anything when gravity × dt is not finite (the
+ * validation stage before it has checked each body's velocity after gravity).
  */
 export function applyGravity(physics: Physics): void {
   const internal = internalsOf(physics);
   // Integer tests only: this runs once per tick, maybe before V8 optimises it, and a double read
   // from a typed array by unoptimised code makes a heap number.
   if (internal.responseCount === 0 || internal.gravityOn === 0) return;
+  checkGravityStep(physics);
   const g = internal.gravity;
   const { flags, maxEid } = internal;
   const v = physics.components.Velocity;

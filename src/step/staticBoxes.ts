@@ -2,14 +2,14 @@
  * The static boxes of the broadphase (boxes without Velocity): bucketed in their own grid, grown by a
  * margin that makes nearly every sphere query a single cell lookup, and re-bucketed only when they
  * change. Each step compares every static box's inputs (Position, Box) with those it was bucketed
- * from (`PhysicsInternal.staticInputs`); a written box re-buckets (and, with `validate`, validates)
- * them all, so direct writes are noticed without `markStaticDirty` (which still forces a
+ * from (`PhysicsInternal.staticInputs`, the stage `checkStatic`, before the validation stage); a
+ * written box re-buckets them all (and, with `validate`, the validation stage checks them all first), so direct writes are noticed without `markStaticDirty` (which still forces a
  * re-bucketing). Pure over the physics instance's typed arrays; world frame, length units.
  * @module
  */
 import { gridBuild, gridClear, gridInsert } from '../grid/grid.js';
 import { growArray } from '../math/grow.js';
-import { boxBounds, validateBody } from '../physics/bodyReads.js';
+import { boxBounds } from '../physics/bodyReads.js';
 import { BodyFlags, type Physics } from '../physics/physicsTypes.js';
 import { internalsOf, type PhysicsInternal, STATIC_INPUTS, WORK_REBUILDS } from '../physics/internal.js';
 
@@ -51,9 +51,10 @@ function recordStatic(physics: Physics, inputs: Float64Array, i: number, eid: nu
 
 /**
  * Compares every static box's inputs with those it was bucketed from: a box written since (directly,
- * without `markStaticDirty`) marks the static grid for re-bucketing, which validates every static
- * box with `validate` (so a box that passes unchanged was validated when it was bucketed). Skipped
- * when a re-bucketing is due anyway.
+ * without `markStaticDirty`) marks the static grid for re-bucketing (`staticDirty`), and with
+ * `validate` the validation stage (validate.ts) then checks every static box before anything is
+ * written (so a box that passes unchanged was validated when it was bucketed). Skipped when a
+ * re-bucketing is due anyway. A stage of the tick (step.ts): it writes only `staticDirty`.
  */
 export function checkStatic(physics: Physics): void {
   const internal = internalsOf(physics);
@@ -82,7 +83,7 @@ function growStaticInputs(internal: PhysicsInternal): void {
   internal.staticInputs = growArray(internal.staticInputs, Math.max(16 * STATIC_INPUTS, 2 * internal.staticInputs.length));
 }
 
-/** Re-buckets the static boxes (validating each with `validate`). */
+/** Re-buckets the static boxes (the validation stage checked them, with `validate`, before gravity). */
 export function rebuildStatic(physics: Physics): void {
   const internal = internalsOf(physics);
   const { flags, maxEid, staticGrid } = internal;
@@ -90,7 +91,6 @@ export function rebuildStatic(physics: Physics): void {
   for (let eid = 1; eid <= maxEid; eid++) {
     const f = flags[eid];
     if ((f & BOX) === 0 || (f & (MOVING | SPHERE)) !== 0) continue;
-    if (physics.validate) validateBody(physics, eid, f);
     boxBounds(physics, eid, f, false, boxBoundsScratch, 0);
     if (STATIC_INPUTS * (staticGrid.count + 1) > internal.staticInputs.length) growStaticInputs(internal);
     recordStatic(physics, internal.staticInputs, staticGrid.count, eid);
