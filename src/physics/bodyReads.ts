@@ -71,7 +71,7 @@ function checkMotionAxis(physics: Physics, eid: number, axis: string, a: Column)
 /**
  * Throws when gravity × dt (the velocity gravity adds in one tick, length units per second) is not
  * finite for a finite gravity and dt (e.g. gravity 1e300 and dt 1e10): naming gravity and dt, not a
- * body's velocity. Read by the validation stage and by the gravity stage before it writes.
+ * body's velocity. Read by the scan stage (with `validate`) and by the gravity stage before it writes.
  */
 export function checkGravityStep(physics: Physics): void {
   const g = internalsOf(physics).gravity;

@@ -177,6 +177,7 @@ export function createPhysics(world: World, options: PhysicsOptions = {}): Physi
       contactBudget: options.contactBudget ?? defaultContactBudget(),
       sliceCap: 0,
       movingBoxes: 0,
+      sphereSphere: 0,
       staticGrid: createGrid(options.cellSize ?? 1),
       staticInputs: new Float64Array(0),
       staticDirty: true,

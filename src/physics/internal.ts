@@ -42,6 +42,8 @@ export interface PhysicsInternal {
   marginBucket: number;
   /** Nonzero when this tick's scan saw a moving box. */
   movingBoxes: number;
+  /** Nonzero when this tick's scan found that some sphere may collide with another (groups meet masks). */
+  sphereSphere: number;
   /** Deepest time split of a moving body this tick (log2 of the body count, see slices.ts). */
   sliceCap: number;
   /** Most candidate pairs one tick may list (`PhysicsOptions.contactBudget`). */

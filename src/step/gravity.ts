@@ -11,7 +11,7 @@ import { isDynamic } from '../response/isDynamic.js';
  * Adds gravity × dt (length units per second) to the Velocity of every dynamic body (a sphere with
  * Response). Runs before the broadphase, so that swept bounds cover the accelerated motion. Throws
  * `PhysicsInputError` naming gravity before writing anything when gravity × dt is not finite (the
- * validation stage before it has checked each body's velocity after gravity).
+ * scan before it has checked each body's velocity after gravity, with `validate`).
  */
 export function applyGravity(physics: Physics): void {
   const internal = internalsOf(physics);

@@ -2,8 +2,8 @@
  * The static boxes of the broadphase (boxes without Velocity): bucketed in their own grid, grown by a
  * margin that makes nearly every sphere query a single cell lookup, and re-bucketed only when they
  * change. Each step compares every static box's inputs (Position, Box) with those it was bucketed
- * from (`PhysicsInternal.staticInputs`, the stage `checkStatic`, before the validation stage); a
- * written box re-buckets them all (and, with `validate`, the validation stage checks them all first), so direct writes are noticed without `markStaticDirty` (which still forces a
+ * from (`PhysicsInternal.staticInputs`, the stage `checkStatic`, before the scan stage); a
+ * written box re-buckets them all (and, with `validate`, the scan stage checks them all first), so direct writes are noticed without `markStaticDirty` (which still forces a
  * re-bucketing). Pure over the physics instance's typed arrays; world frame, length units.
  * @module
  */
@@ -52,7 +52,7 @@ function recordStatic(physics: Physics, inputs: Float64Array, i: number, eid: nu
 /**
  * Compares every static box's inputs with those it was bucketed from: a box written since (directly,
  * without `markStaticDirty`) marks the static grid for re-bucketing (`staticDirty`), and with
- * `validate` the validation stage (validate.ts) then checks every static box before anything is
+ * `validate` the scan stage (scanBodies.ts) then checks every static box before anything is
  * written (so a box that passes unchanged was validated when it was bucketed). Skipped when a
  * re-bucketing is due anyway. A stage of the tick (step.ts): it writes only `staticDirty`.
  */
@@ -83,7 +83,7 @@ function growStaticInputs(internal: PhysicsInternal): void {
   internal.staticInputs = growArray(internal.staticInputs, Math.max(16 * STATIC_INPUTS, 2 * internal.staticInputs.length));
 }
 
-/** Re-buckets the static boxes (the validation stage checked them, with `validate`, before gravity). */
+/** Re-buckets the static boxes (the scan stage checked them, with `validate`, before gravity). */
 export function rebuildStatic(physics: Physics): void {
   const internal = internalsOf(physics);
   const { flags, maxEid, staticGrid } = internal;

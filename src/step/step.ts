@@ -6,15 +6,16 @@
  *
  * 1. `checkStatic` (step/staticBoxes.ts) compares the static boxes' Position and Box with those
  *    they were bucketed from; writes only `staticDirty` (they are re-bucketed this tick).
- * 2. `validateBodies` (step/validate.ts), with `validate`, reads every sphere and moving box (and
- *    every static box when they are re-bucketed), Response, gravity and dt; writes nothing: it
- *    throws `PhysicsInputError` for bad input before any stage has written, so a tick that throws
- *    has changed nothing.
+ * 2. `scanBodies` (step/scanBodies.ts) reads every sphere and moving box, their filters, Response,
+ *    gravity and dt; with `validate` it checks them (and every static box when they are
+ *    re-bucketed) and throws `PhysicsInputError` for bad input before any stage has written, so a
+ *    tick that throws has changed nothing; writes only the tick's size statistics, `sliceCap`,
+ *    `movingBoxes` and `sphereSphere` (for `findPairs`).
  * 3. `applyGravity` (step/gravity.ts) reads gravity, dt and the body flags; adds gravity × dt to
  *    the Velocity of the dynamic bodies (throwing first, with nothing written, when gravity × dt
  *    is not finite).
- * 4. `findPairs` (step/findPairs.ts) reads Position, Velocity, the shapes, the filters and
- *    dt; writes the static and dynamic grids, the candidate pairs (`pairs`) and the work counters.
+ * 4. `findPairs` (step/findPairs.ts) reads Position, Velocity, the shapes, the filters, dt and the
+ *    scan's counts; writes the static and dynamic grids, the candidate pairs (`pairs`) and the work counters.
  * 5. `testPairs` (step/testPairs.ts) reads the candidate pairs, Position, Velocity, the shapes and
  *    the removal marks; writes the contacts of the pairs without a dynamic body into
  *    `physics.contacts`.
@@ -47,7 +48,7 @@ import { diffContacts } from '../contacts/contactDiff.js';
 import { findPairs } from './findPairs.js';
 import { applyGravity } from './gravity.js';
 import { checkStatic } from './staticBoxes.js';
-import { validateBodies } from './validate.js';
+import { scanBodies } from './scanBodies.js';
 import { integrate } from './integrate.js';
 import { testPairs } from './testPairs.js';
 
@@ -73,14 +74,14 @@ export function checkInstance(physics: Physics): void {
 }
 
 /**
- * Notices written static boxes, validates the tick's input (with `validate`: nothing is written
- * when it throws), applies gravity to the dynamic bodies (spheres with Response), then buckets
+ * Notices written static boxes, scans the bodies (with `validate`, checking them: nothing is
+ * written when it throws), applies gravity to the dynamic bodies (spheres with Response), then buckets
  * bodies and lists candidate pairs (see `findPairs`).
  */
 export function runBroadphase(physics: Physics): void {
   checkInstance(physics);
   checkStatic(physics);
-  if (physics.validate) validateBodies(physics);
+  scanBodies(physics);
   applyGravity(physics);
   findPairs(physics);
 }
@@ -117,7 +118,8 @@ export function runIntegrate(physics: Physics): void {
  * dynamic bodies), narrowphase (with the response of dynamic bodies, which moves them), then (with
  * the `integrate` option, on by default) integration of the other moving bodies. Contacts describe
  * the tick's motion from the poses at its start. Throws `PhysicsInputError` for invalid bodies when
- * `validate` is on (before anything is written: fix the field and step again), and always for a bad instance field (`dt` not a finite number > 0, a switch not
+ * `validate` is on (before anything is written: fix the field and step again), and always for a
+ * bad instance field (`dt` not a finite number > 0, a switch not
  * a boolean) or a destroyed instance.
  */
 export function step(physics: Physics): void {

@@ -20,7 +20,7 @@ import { diffContacts } from '../../src/contacts/contactDiff.js';
 import { findPairs } from '../../src/step/findPairs.js';
 import { applyGravity } from '../../src/step/gravity.js';
 import { checkStatic } from '../../src/step/staticBoxes.js';
-import { validateBodies } from '../../src/step/validate.js';
+import { scanBodies } from '../../src/step/scanBodies.js';
 import { integrate } from '../../src/step/integrate.js';
 import { testPairs } from '../../src/step/testPairs.js';
 import { createRng } from '../../src/scenes/prng.js';
@@ -140,7 +140,7 @@ describe('two instances with dynamic bodies in one process', () => {
     // The stages of one tick as step.ts lists them (both instances have dynamic bodies, contactComponent on).
     const stages: Array<(p: Physics) => void> = [
       checkStatic,
-      validateBodies,
+      scanBodies,
       applyGravity,
       findPairs,
       testPairs,

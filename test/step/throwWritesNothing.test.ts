@@ -1,6 +1,6 @@
 /**
  * A step that throws has changed nothing (issue 24, item 5): the tick's input is validated
- * (src/step/validate.ts) before gravity, the first stage that writes; fix the field, step again, and
+ * (the scan stage, src/step/scanBodies.ts) before gravity, the first stage that writes; fix the field, step again, and
  * the world is as if the bad tick never ran. Gravity × dt that overflows is reported as gravity,
  * not as the user's velocity, with nothing written.
  */
