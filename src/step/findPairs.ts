@@ -1,9 +1,10 @@
 /**
  * The broadphase of one tick (its input was validated, and the sizes gathered, by the scan stage
- * before gravity, scanBodies.ts): choose the cell size, (re)bucket the static boxes when needed, bucket the moving bodies, and list candidate pairs
- * sorted by (a, b), with `a` the sphere of a sphere pair (the lower id of two spheres) and the lower
- * id of a box–box pair (listed when at least one of the two boxes moves, see `boxPairs.ts`). Pure
- * over the physics instance's typed arrays; no bitecs calls. World frame, length units, seconds.
+ * before gravity, scanBodies.ts): choose the cell size, (re)bucket the static boxes when needed,
+ * bucket the moving bodies, and list candidate pairs sorted by (a, b), with `a` the sphere of a
+ * sphere pair (the lower id of two spheres) and the lower id of a box–box pair (listed when at least
+ * one of the two boxes moves, see `boxPairs.ts`). Pure over the physics instance's typed arrays; no
+ * bitecs calls. World frame, length units, seconds.
  *
  * - Bounds: with continuous contacts on, a moving body's bounds cover its motion over the tick
  *   (velocity × dt); otherwise its current pose (the dynamic grid's items: see `loadBody`). A body
