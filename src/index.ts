@@ -21,7 +21,7 @@ export type {
 export { ResponseMode } from '../components/index.js';
 
 // World API
-export type { Physics, PhysicsOptions, ContactList, PairList, EndedList } from './physics/physicsTypes.js';
+export type { Physics, PhysicsOptions, ContactList, PairList, BeganList, EndedList } from './physics/physicsTypes.js';
 export { ContactFlags, EndedFlags } from './physics/physicsTypes.js';
 export type { PhysicsInputProblem } from './physics/errors.js';
 export { PhysicsInputError } from './physics/errors.js';

@@ -1,15 +1,16 @@
 /**
  * The contact diff stage of a tick: began/persisting/ended by a merge of this tick's contact list
  * (`physics.contacts`, sorted by (a, b)) with the previous tick's pairs (`internalsOf(physics).contacts.previous`,
- * sorted the same way). Writes the BEGAN / PERSISTING flags of the contacts, `physics.began`,
- * `physics.ended`, and makes this tick's pairs the previous.
+ * sorted the same way). Writes the BEGAN / PERSISTING flags of the contacts, `physics.began` (each
+ * pair with its contact's flags: BEGAN, and SENSOR for a sensor contact), `physics.ended`, and makes
+ * this tick's pairs the previous.
  *
  * Removal: the previous pairs of a body removed since the last narrowphase (entity, Position or
  * shape component removed: `purgeMark`) are reported once in `ended` with `EndedFlags.REMOVED`; a
  * recycled id's contacts are new (BEGAN), even with the same partner.
  * @module
  */
-import { endedListPush, pairListPush } from '../physics/idLists.js';
+import { flaggedPairListPush, pairListPush } from '../physics/idLists.js';
 import { internalsOf } from '../physics/internal.js';
 import { ContactFlags, EndedFlags, type Physics } from '../physics/physicsTypes.js';
 
@@ -25,11 +26,11 @@ function endPrevious(physics: Physics, j: number): void {
   const { contacts: { previous }, purgeMark } = internalsOf(physics);
   const a = previous.a[j];
   const b = previous.b[j];
-  endedListPush(physics.ended, a, b, (purgeMark[a] | purgeMark[b]) !== 0 ? EndedFlags.REMOVED : 0);
+  flaggedPairListPush(physics.ended, a, b, (purgeMark[a] | purgeMark[b]) !== 0 ? EndedFlags.REMOVED : 0);
 }
 
 /**
- * Flags began/persisting, fills `began` and `ended`, and makes this tick's pairs the previous. A
+ * Flags began/persisting, fills `began` (with the contacts' flags) and `ended`, and makes this tick's pairs the previous. A
  * previous pair with a body removed since the last narrowphase ends (REMOVED) even when a recycled
  * id makes the same pair touch again: that contact is a new one (BEGAN).
  */
@@ -52,7 +53,7 @@ export function diffContacts(physics: Physics): void {
     } else {
       if (same) endPrevious(physics, j++);
       list.flags[i] |= ContactFlags.BEGAN;
-      pairListPush(began, a, b);
+      flaggedPairListPush(began, a, b, list.flags[i]);
     }
   }
   for (; j < previous.count; j++) endPrevious(physics, j);

@@ -6,6 +6,7 @@
  */
 import type { Vec3Store } from '../../components/index.js';
 import { PhysicsInputError } from './errors.js';
+import { internalsOf } from './internal.js';
 import { BodyFlags, type Physics } from './physicsTypes.js';
 import { ZERO_QUATERNION } from './readInput.js';
 import type { ScratchBox } from '../geometry/scratch.js';
@@ -65,6 +66,25 @@ function checkMotionAxis(physics: Physics, eid: number, axis: string, a: Column)
     field: `Velocity.${axis}`,
     problem: `velocity × dt overflows: ${a[eid]} × ${physics.dt} s = ${m} (the motion over one tick must be finite)`,
   });
+}
+
+/**
+ * Throws when gravity × dt (the velocity gravity adds in one tick, length units per second) is not
+ * finite for a finite gravity and dt (e.g. gravity 1e300 and dt 1e10): naming gravity and dt, not a
+ * body's velocity. Read by the scan stage (with `validate`) and by the gravity stage before it writes.
+ */
+export function checkGravityStep(physics: Physics): void {
+  const g = internalsOf(physics).gravity;
+  const dt = physics.dt;
+  for (let k = 0; k < 3; k++) {
+    const m = g[k] * dt;
+    if (m - m === 0) continue;
+    const axis = k === 0 ? 'x' : k === 1 ? 'y' : 'z';
+    throw new PhysicsInputError({
+      field: `gravity.${axis}`,
+      problem: `gravity × dt overflows: ${g[k]} × ${dt} s = ${m} (the velocity gravity adds in one tick must be finite; lower gravity or dt)`,
+    });
+  }
 }
 
 function checkExtent(eid: number, name: string, a: Float64Array): void {

@@ -9,7 +9,7 @@ import { createComponents, growStore, type PhysicsComponents } from '../../compo
 import { createContactsState, growContactsState } from '../contacts/contactsState.js';
 import { doubledLength, growArray } from '../math/grow.js';
 import { PhysicsInputError } from './errors.js';
-import { createContactList, createEndedList, createIdList, idListPush, createPairList } from './idLists.js';
+import { createBeganList, createContactList, createEndedList, createIdList, idListPush } from './idLists.js';
 import { registerSetHandlers } from './setHandlers.js';
 import { readVector, vectorField } from './readInput.js';
 import { BodyFlags, type Physics, type PhysicsOptions } from './physicsTypes.js';
@@ -157,7 +157,7 @@ export function createPhysics(world: World, options: PhysicsOptions = {}): Physi
     contactComponent: options.contactComponent ?? true,
     tick: 0,
     contacts: createContactList(),
-    began: createPairList(),
+    began: createBeganList(),
     ended: createEndedList(),
     [INTERNAL]: {
       capacity,

@@ -1,6 +1,6 @@
 /** Growable typed-array lists (grow by doubling, never inside a caller's inner loop body). */
 import { doubledLength, growArray, type Growable } from '../math/grow.js';
-import type { ContactList, EndedList, IdList, PairList } from './physicsTypes.js';
+import type { BeganList, ContactList, EndedList, IdList, PairList } from './physicsTypes.js';
 
 export function createIdList(capacity = 64): IdList {
   return { count: 0, ids: new Uint32Array(capacity) };
@@ -34,8 +34,15 @@ export function createEndedList(capacity = 64): EndedList {
   return { count: 0, a: new Uint32Array(capacity), b: new Uint32Array(capacity), flags: new Uint8Array(capacity) };
 }
 
-/** Appends the pair (a, b) with `flags` (bits of `EndedFlags`). */
-export function endedListPush(list: EndedList, a: number, b: number, flags: number): void {
+export function createBeganList(capacity = 64): BeganList {
+  return { count: 0, a: new Uint32Array(capacity), b: new Uint32Array(capacity), flags: new Uint8Array(capacity) };
+}
+
+/**
+ * Appends the pair (a, b) with its flags byte to `began` (bits of `ContactFlags`) or `ended` (bits of
+ * `EndedFlags`).
+ */
+export function flaggedPairListPush(list: BeganList | EndedList, a: number, b: number, flags: number): void {
   if (list.count === list.flags.length) list.flags = growArray(list.flags, list.flags.length * 2);
   list.flags[list.count] = flags;
   pairListPush(list, a, b);

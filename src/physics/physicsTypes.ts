@@ -109,6 +109,16 @@ export interface EndedList extends PairList {
   flags: Uint8Array;
 }
 
+/**
+ * The pairs that began touching in the last tick, sorted by (a, b), each with a flags byte: the
+ * flags of its contact in `physics.contacts` ({@link ContactFlags}): `BEGAN` always, and `SENSOR`
+ * when one of the two bodies is a sensor (a trigger enter, without a search of the contact list).
+ */
+export interface BeganList extends PairList {
+  /** Bits of {@link ContactFlags} (`BEGAN`, and `SENSOR` for a sensor contact). */
+  flags: Uint8Array;
+}
+
 /** A list of entity ids. */
 export interface IdList {
   count: number;
@@ -153,8 +163,11 @@ export interface Physics {
   readonly tick: number;
   /** All contacts of the last tick, sorted by (a, b). */
   readonly contacts: ContactList;
-  /** Pairs that began touching in the last tick (sorted). */
-  readonly began: PairList;
+  /**
+   * Pairs that began touching in the last tick (sorted by (a, b)); `began.flags[i]` is the
+   * contact's `ContactFlags` (`SENSOR` when one of the two bodies is a sensor).
+   */
+  readonly began: BeganList;
   /**
    * Pairs that stopped touching in the last tick (sorted by (a, b)); `ended.flags[i]` has
    * `EndedFlags.REMOVED` when the pair ended because a body was removed.

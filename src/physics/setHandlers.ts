@@ -7,7 +7,7 @@
  * length units per second.
  *
  * The data each component takes:
- * - Position, Velocity: `{x, y, z}` or `[x, y, z]`.
+ * - Position, Velocity: `{x, y, z}` (no other own key) or `[x, y, z]`.
  * - Sphere: `{radius}`.
  * - Box: `{halfExtents?, rotation?}` (Vec3Like, QuatLike) or the store's own fields
  *   `{hx?, hy?, hz?, qx?, qy?, qz?, qw?}` (the four q's together); fields left out keep their values
@@ -153,9 +153,24 @@ function setFilter(physics: Physics, eid: number, data: unknown): void {
   if (mask >= 0) F.mask[eid] = mask;
 }
 
+/**
+ * Throws unless every own key of a `{x, y, z}` object is x, y or z (a typo such as `zz` would be
+ * ignored otherwise). Inherited keys are not data (a vector class may put flags on its prototype).
+ */
+function checkVec3Keys(data: unknown, source: string, eid: number): void {
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return;
+  for (const k in data) {
+    if (k !== 'x' && k !== 'y' && k !== 'z' && Object.prototype.hasOwnProperty.call(data, k)) {
+      throw new PhysicsInputError({ eid, field: k, problem: 'is not a field of {x, y, z}', source });
+    }
+  }
+}
+
 function writeVec3(physics: Physics, eid: number, data: unknown, moving: boolean): void {
   const store = moving ? physics.components.Velocity : physics.components.Position;
-  readVector(data, 3, vec, moving ? VELOCITY : POSITION, moving ? 'set(Velocity)' : 'set(Position)', eid);
+  const source = moving ? 'set(Velocity)' : 'set(Position)';
+  checkVec3Keys(data, source, eid);
+  readVector(data, 3, vec, moving ? VELOCITY : POSITION, source, eid);
   store.x[eid] = vec[0];
   store.y[eid] = vec[1];
   store.z[eid] = vec[2];

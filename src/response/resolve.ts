@@ -15,11 +15,9 @@
  * diff. Its state is the instance's `ResponseState` (responseState.ts); nothing is kept in modules.
  * @module
  */
-import { ResponseMode } from '../../components/index.js';
 import { WHOLE_TICK } from '../grid/cells.js';
 import { gridQuerySlice } from '../grid/query.js';
 import { SW_MX, SW_R, SW_X, SWEEP_SLOTS, sweptSphereBounds } from '../physics/bodyReads.js';
-import { PhysicsInputError } from '../physics/errors.js';
 import { internalsOf } from '../physics/internal.js';
 import { BodyFlags, ContactFlags, type Physics } from '../physics/physicsTypes.js';
 import { heapPop } from './eventQueue.js';
@@ -42,19 +40,6 @@ export function responseOf(physics: Physics): ResponseState {
   const internal = internalsOf(physics);
   if (internal.response === null) internal.response = createResponseState(internal.capacity);
   return internal.response;
-}
-
-function badResponse(eid: number, field: string, value: number, what: string): never {
-  throw new PhysicsInputError({ eid, field: `Response.${field}`, problem: `${what}, got ${value}` });
-}
-
-/** Checks a dynamic body's Response fields (with `validate`). */
-function validateResponse(physics: Physics, eid: number): void {
-  const r = physics.components.Response;
-  const mode = r.mode[eid], e = r.restitution[eid], m = r.mass[eid];
-  if (mode > ResponseMode.BOUNCE) badResponse(eid, 'mode', mode, 'must be ResponseMode.STOP, SLIDE or BOUNCE (0, 1, 2)');
-  if (!(e >= 0 && e <= 1)) badResponse(eid, 'restitution', e, 'must be a number in [0, 1]');
-  if (!(m >= 0 && m !== Infinity)) badResponse(eid, 'mass', m, 'must be a finite number >= 0 (0: proportional to radius³)');
 }
 
 /** Moves `a` along its velocity to the current time `s.clock[0]` (frozen bodies stay). */
@@ -166,7 +151,6 @@ function collectBodies(physics: Physics, s: ResponseState): void {
   let n = 0;
   for (let eid = 1; eid <= maxEid; eid++) {
     if (!isDynamic(flags[eid])) continue;
-    if (physics.validate) validateResponse(physics, eid);
     s.bodies[n++] = eid;
     s.state[eid] = DYNAMIC;
     s.time[eid] = 0;

@@ -10,8 +10,8 @@
  */
 import { LANE1, LANE2 } from '../math/hashMixer.js';
 import { releaseContactPresence, restoreContactPresence, writePrimary } from '../contacts/contactComponent.js';
-import { contactListReserve, endedListPush, idListPush, pairListPush } from '../physics/idLists.js';
-import { BodyFlags, ContactFlags, type ContactList, type EndedList, type IdList, type PairList, type Physics } from '../physics/physicsTypes.js';
+import { contactListReserve, flaggedPairListPush, idListPush, pairListPush } from '../physics/idLists.js';
+import { BodyFlags, ContactFlags, type BeganList, type ContactList, type EndedList, type IdList, type PairList, type Physics } from '../physics/physicsTypes.js';
 import { openBuffer, SnapshotCursor, stageRead } from './buffer.js';
 import { CENSUS_BODIES, CENSUS_BODY_F64, CENSUS_FILTERS, createCensus, takeCensus } from './census.js';
 import { checkRecords } from './checks.js';
@@ -167,7 +167,7 @@ function readTickAndCell(physics: Physics): void {
   internal.queryDirty = true;
 }
 
-/** The contact list, `began` (from the contact flags), the previous pairs (the contact pairs) and `ended`. */
+/** The contact list, `began` (its pairs and flags from the contact flags), the previous pairs (the contact pairs) and `ended`. */
 function readContacts(physics: Physics): void {
   const list = physics.contacts;
   contactListReserve(list, saved.contacts);
@@ -180,9 +180,9 @@ function readContacts(physics: Physics): void {
 
 // Each loop below ends its function (docs/internals.md, the idiom's third rule).
 
-function rebuildBegan(list: ContactList, began: PairList): void {
+function rebuildBegan(list: ContactList, began: BeganList): void {
   began.count = 0;
-  for (let i = 0; i < list.count; i++) if ((list.flags[i] & ContactFlags.BEGAN) !== 0) pairListPush(began, list.a[i], list.b[i]);
+  for (let i = 0; i < list.count; i++) if ((list.flags[i] & ContactFlags.BEGAN) !== 0) flaggedPairListPush(began, list.a[i], list.b[i], list.flags[i]);
 }
 
 function rebuildPrevious(list: ContactList, previous: PairList): void {
@@ -193,7 +193,7 @@ function rebuildPrevious(list: ContactList, previous: PairList): void {
 /** Sets `list` to the saved ended pairs from uint32 word `k` (a, b each), flags from byte `fl`. */
 function readEnded(list: EndedList, u32: Uint32Array, k: number, u8: Uint8Array, fl: number): void {
   list.count = 0;
-  for (let i = 0; i < saved.ended; i++, k += 2) endedListPush(list, u32[k], u32[k + 1], u8[fl + i]);
+  for (let i = 0; i < saved.ended; i++, k += 2) flaggedPairListPush(list, u32[k], u32[k + 1], u8[fl + i]);
 }
 
 /** Sets `keep[e]` for the `count` records of `stride` words from word `k` whose first word has `bit`. */

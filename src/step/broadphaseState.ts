@@ -29,6 +29,8 @@ export interface BroadphaseState {
   marginBucket: number;
   /** Nonzero when this tick's scan saw a moving box. */
   movingBoxes: number;
+  /** Nonzero when this tick's scan found that some sphere may collide with another (groups meet masks). */
+  sphereSphere: number;
   /** Deepest time split of a moving body this tick (log2 of the body count, see slices.ts). */
   sliceCap: number;
   /** Most candidate pairs one tick may list (`PhysicsOptions.contactBudget`). */
@@ -82,6 +84,7 @@ export function createBroadphaseState(cellSize: number | undefined, contactBudge
     cellBucket: -1,
     marginBucket: -1,
     movingBoxes: 0,
+    sphereSphere: 0,
     sliceCap: 0,
     contactBudget,
     staticGrid: createGrid(cellSize ?? 1),

@@ -1,9 +1,10 @@
 /**
- * The broadphase of one tick: validate bodies, notice static boxes that changed, choose the cell
- * size, (re)bucket the static boxes when needed, bucket the moving bodies, and list candidate pairs
- * sorted by (a, b), with `a` the sphere of a sphere pair (the lower id of two spheres) and the lower
- * id of a box–box pair (listed when at least one of the two boxes moves, see `boxPairs.ts`). Pure
- * over the physics instance's typed arrays; no bitecs calls. World frame, length units, seconds.
+ * The broadphase of one tick (its input was validated, and the sizes gathered, by the scan stage
+ * before gravity, scanBodies.ts): choose the cell size, (re)bucket the static boxes when needed,
+ * bucket the moving bodies, and list candidate pairs sorted by (a, b), with `a` the sphere of a
+ * sphere pair (the lower id of two spheres) and the lower id of a box–box pair (listed when at least
+ * one of the two boxes moves, see `boxPairs.ts`). Pure over the physics instance's typed arrays; no
+ * bitecs calls. World frame, length units, seconds.
  *
  * - Bounds: with continuous contacts on, a moving body's bounds cover its motion over the tick
  *   (velocity × dt); otherwise its current pose (the dynamic grid's items: see `loadBody`). A body
@@ -20,16 +21,15 @@
 import { CELL_LIMIT, hashCell, WHOLE_TICK } from '../grid/cells.js';
 import { gridBuild, gridClear, gridInsertSlice, gridSetCellSize, gridSetMargin, WORK_CELLS, WORK_ITEMS } from '../grid/grid.js';
 import {
-  B_COVER, B_MEDIAN, bucketOf, CELL_PER_EXTENT, cellFor, DRIFT_BUCKETS, marginFor, sizeStatsAdd, sizeStatsAddFast, sizeStatsBuckets, sizeStatsClear,
+  B_COVER, B_MEDIAN, bucketOf, CELL_PER_EXTENT, cellFor, DRIFT_BUCKETS, marginFor, sizeStatsBuckets,
 } from '../grid/policy.js';
 import { gridQuerySlice, queryOutReserve } from '../grid/query.js';
 import { SLICE_BODY_SLOTS, sliceBounds, sliceDepth, S_CX, S_HX, S_MX, S_SIDE } from '../grid/slices.js';
 import { sortUniqueIds } from '../grid/sortIds.js';
-import { BOUNDS_PAD, boxBounds, validateBody } from '../physics/bodyReads.js';
-import { budgetError, emitBoxPairs, mergeBoxPairs, movingBoxSize } from './boxPairs.js';
-import { PhysicsInputError } from '../physics/errors.js';
+import { BOUNDS_PAD, boxBounds } from '../physics/bodyReads.js';
+import { budgetError, emitBoxPairs, mergeBoxPairs } from './boxPairs.js';
 import { pairListPush } from '../physics/idLists.js';
-import { checkStatic, rebuildStatic } from './staticBoxes.js';
+import { rebuildStatic } from './staticBoxes.js';
 import { BodyFlags, type Physics } from '../physics/physicsTypes.js';
 import { internalsOf } from '../physics/internal.js';
 import { WORK_CANDIDATES, WORK_CELLS_VISITED, WORK_ITEMS_VISITED, WORK_QUERIES, WORK_SLICES } from './broadphaseState.js';
@@ -45,80 +45,6 @@ const body = new Float64Array(SLICE_BODY_SLOTS);
 
 /** Most slices (items, and queries) per tick beyond which moving bodies are no longer split. */
 const SLICE_BUDGET = 1 << 20;
-
-/** Throws for a moving body whose motion over the tick (velocity × dt) is not finite. */
-function motionError(physics: Physics, eid: number): never {
-  const { Velocity: v } = physics.components;
-  const dt = physics.dt;
-  const axis = !(v.x[eid] * dt - v.x[eid] * dt === 0) ? 'x' : !(v.y[eid] * dt - v.y[eid] * dt === 0) ? 'y' : 'z';
-  throw new PhysicsInputError({
-    eid,
-    field: `Velocity.${axis}`,
-    problem: `velocity × dt overflows: ${v[axis][eid]} × ${dt} is not finite`,
-  });
-}
-
-/**
- * One pass over the bodies: with `physics.validate`, checks every sphere and moving box — a fast
- * test of positions, motions (velocity × dt) and radii, and the full check (which names the field)
- * for a body that fails it and for moving boxes. Adds each sphere's and moving box's extent to the
- * size statistics. Returns, packed in one small integer (see `SCAN_*`): the body count, whether some
- * sphere may collide with another sphere (the OR of sphere groups meets the OR of sphere masks),
- * whether a moving box is present. Nothing but the return follows the loop (code after a loop
- * optimised on stack replacement deoptimised every tick: docs/internals.md).
- */
-function scanBodies(physics: Physics): number {
-  const internal = internalsOf(physics);
-  const { flags, maxEid } = internal;
-  const { sizes, cellSize: cell } = internal.broadphase;
-  const { Position: p, Velocity: v, Sphere: s, CollisionFilter: filter } = physics.components;
-  const px = p.x, py = p.y, pz = p.z, vx = v.x, vy = v.y, vz = v.z, radius = s.radius;
-  const group = filter.group, mask = filter.mask;
-  const validate = physics.validate;
-  const dt = physics.dt;
-  const swept = physics.continuous ? 1 : 0;
-  let groups = 0;
-  let masks = 0;
-  let bodies = 0;
-  let movingBoxes = 0;
-  for (let eid = 1; eid <= maxEid; eid++) {
-    const f = flags[eid];
-    if ((f & (SPHERE | BOX)) !== 0) bodies++;
-    if ((f & SPHERE) !== 0) {
-      groups |= group[eid];
-      masks |= mask[eid];
-      const x = px[eid], y = py[eid], z = pz[eid], r = radius[eid];
-      const moving = (f & MOVING) !== 0;
-      const mx = moving ? vx[eid] * dt : 0, my = moving ? vy[eid] * dt : 0, mz = moving ? vz[eid] * dt : 0;
-      if (validate && !(x * 0 + y * 0 + z * 0 + mx * 0 + my * 0 + mz * 0 === 0 && r >= 0 && r !== Infinity)) {
-        validateBody(physics, eid, f);
-        motionError(physics, eid);
-      }
-      const ax = Math.abs(mx), ay = Math.abs(my), az = Math.abs(mz);
-      let e = 2 * r + swept * (ax > ay ? (ax > az ? ax : az) : ay > az ? ay : az);
-      // A point at rest: its extent is the padding of its bounds (the cell then sorts points apart).
-      if (e === 0) e = 2 * BOUNDS_PAD * (1 + Math.abs(x) + Math.abs(y) + Math.abs(z));
-      sizes.input[0] = e;
-      // A motion longer than a cell is sliced (see `querySpheres`): a fast mover (see policy.ts).
-      if (swept === 1 && cell > 0 && !(ax <= cell && ay <= cell && az <= cell)) sizeStatsAddFast(sizes);
-      else sizeStatsAdd(sizes);
-    } else if ((f & (BOX | MOVING)) === (BOX | MOVING)) {
-      movingBoxes++;
-      if (validate) {
-        validateBody(physics, eid, f);
-        const t = v.x[eid] * dt + v.y[eid] * dt + v.z[eid] * dt;
-        if (!(t - t === 0)) motionError(physics, eid);
-      }
-      movingBoxSize(physics, eid, f);
-    }
-  }
-  return bodies * SCAN_BODIES + ((groups & masks) !== 0 ? SCAN_SPHERE_SPHERE : 0) + (movingBoxes > 0 ? SCAN_MOVING_BOXES : 0);
-}
-
-/** Packing of `scanBodies`'s result: flag bits, then the body count times `SCAN_BODIES`. */
-const SCAN_SPHERE_SPHERE = 1;
-const SCAN_MOVING_BOXES = 2;
-const SCAN_BODIES = 4;
 
 /**
  * Applies the cell size and margin policy (src/grid/policy.ts). A steady tick compares bucket
@@ -197,7 +123,7 @@ function loadBody(physics: Physics, eid: number, f: number, b: Float64Array): vo
 
 /**
  * Adds moving boxes to the dynamic grid, and spheres when some sphere may collide with another
- * sphere (sliced); the caller builds it (nothing follows the loop, see `scanBodies`).
+ * sphere (sliced); the caller builds it (nothing follows the loop: docs/internals.md, rule 3).
  */
 function rebuildDynamic(physics: Physics, sphereSphere: boolean): void {
   const internal = internalsOf(physics);
@@ -339,7 +265,7 @@ function querySpheres(physics: Physics): number {
     queries++;
     if (query.count > 0) emitPairs(physics, eid);
   }
-  return queries; // nothing else after the loop (see `scanBodies`)
+  return queries; // nothing else after the loop (docs/internals.md, rule 3)
 }
 
 /** Every moving box's queries (both grids, sliced), into box–box pairs merged with the sphere pairs. */
@@ -356,9 +282,11 @@ function queryMovingBoxes(physics: Physics): void {
 }
 
 /**
- * Runs the broadphase: fills `internalsOf(physics).broadphase.pairs` with candidate pairs sorted by (a, b).
- * Throws `PhysicsInputError` for invalid bodies (see `PhysicsOptions.validate`) and when the pairs
- * exceed `contactBudget`.
+ * Runs the broadphase: fills `internalsOf(physics).broadphase.pairs` with candidate pairs sorted by
+ * (a, b). Throws `PhysicsInputError` when the pairs exceed `contactBudget` (the bodies were validated
+ * before gravity, scanBodies.ts, which also gathered the size statistics, `sliceCap`, `movingBoxes`
+ * and `sphereSphere` read here). Static boxes written since they were bucketed were noticed by
+ * `checkStatic` (staticBoxes.ts), a stage of its own before the scan.
  */
 export function findPairs(physics: Physics): void {
   const internal = internalsOf(physics);
@@ -369,14 +297,9 @@ export function findPairs(physics: Physics): void {
   work[WORK_QUERIES] = 0;
   work[WORK_SLICES] = 0;
   bp.pairs.count = 0;
-  checkStatic(physics);
-  sizeStatsClear(bp.sizes);
-  const scan = scanBodies(physics);
-  bp.sliceCap = 31 - Math.clz32(Math.floor(scan / SCAN_BODIES));
-  bp.movingBoxes = scan & SCAN_MOVING_BOXES;
   updatePolicy(physics);
   if (bp.staticDirty) rebuildStatic(physics);
-  rebuildDynamic(physics, (scan & SCAN_SPHERE_SPHERE) !== 0);
+  rebuildDynamic(physics, bp.sphereSphere !== 0);
   gridBuild(dynamicGrid);
   work[WORK_QUERIES] = querySpheres(physics);
   queryMovingBoxes(physics);

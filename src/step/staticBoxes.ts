@@ -2,14 +2,15 @@
  * The static boxes of the broadphase (boxes without Velocity): bucketed in their own grid, grown by a
  * margin that makes nearly every sphere query a single cell lookup, and re-bucketed only when they
  * change. Each step compares every static box's inputs (Position, Box) with those it was bucketed
- * from (`BroadphaseState.staticInputs`); a written box re-buckets (and, with `validate`, validates)
- * them all, so direct writes are noticed without `markStaticDirty` (which still forces a
+ * from (`BroadphaseState.staticInputs`, the stage `checkStatic`, before the scan stage); a written box
+ * re-buckets them all (and, with `validate`, the scan stage checks them all first), so direct writes
+ * are noticed without `markStaticDirty` (which still forces a
  * re-bucketing). Pure over the physics instance's typed arrays; world frame, length units.
  * @module
  */
 import { gridBuild, gridClear, gridInsert } from '../grid/grid.js';
 import { growArray } from '../math/grow.js';
-import { boxBounds, validateBody } from '../physics/bodyReads.js';
+import { boxBounds } from '../physics/bodyReads.js';
 import { BodyFlags, type Physics } from '../physics/physicsTypes.js';
 import { internalsOf } from '../physics/internal.js';
 import { type BroadphaseState, STATIC_INPUTS, WORK_REBUILDS } from './broadphaseState.js';
@@ -52,9 +53,10 @@ function recordStatic(physics: Physics, inputs: Float64Array, i: number, eid: nu
 
 /**
  * Compares every static box's inputs with those it was bucketed from: a box written since (directly,
- * without `markStaticDirty`) marks the static grid for re-bucketing, which validates every static
- * box with `validate` (so a box that passes unchanged was validated when it was bucketed). Skipped
- * when a re-bucketing is due anyway.
+ * without `markStaticDirty`) marks the static grid for re-bucketing (`staticDirty`), and with
+ * `validate` the scan stage (scanBodies.ts) then checks every static box before anything is
+ * written (so a box that passes unchanged was validated when it was bucketed). Skipped when a
+ * re-bucketing is due anyway. A stage of the tick (step.ts): it writes only `staticDirty`.
  */
 export function checkStatic(physics: Physics): void {
   const bp = internalsOf(physics).broadphase;
@@ -83,7 +85,7 @@ function growStaticInputs(bp: BroadphaseState): void {
   bp.staticInputs = growArray(bp.staticInputs, Math.max(16 * STATIC_INPUTS, 2 * bp.staticInputs.length));
 }
 
-/** Re-buckets the static boxes (validating each with `validate`). */
+/** Re-buckets the static boxes (the scan stage checked them, with `validate`, before gravity). */
 export function rebuildStatic(physics: Physics): void {
   const internal = internalsOf(physics);
   const { flags, maxEid } = internal;
@@ -93,7 +95,6 @@ export function rebuildStatic(physics: Physics): void {
   for (let eid = 1; eid <= maxEid; eid++) {
     const f = flags[eid];
     if ((f & BOX) === 0 || (f & (MOVING | SPHERE)) !== 0) continue;
-    if (physics.validate) validateBody(physics, eid, f);
     boxBounds(physics, eid, f, false, boxBoundsScratch, 0);
     if (STATIC_INPUTS * (staticGrid.count + 1) > bp.staticInputs.length) growStaticInputs(bp);
     recordStatic(physics, bp.staticInputs, staticGrid.count, eid);

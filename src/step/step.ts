@@ -4,30 +4,38 @@
  * groups, `runBroadphase`, `runNarrowphase` and `runIntegrate`, each of which first checks the
  * instance's fields (`checkInstance`).
  *
- * 1. `applyGravity` (step/gravity.ts) reads gravity, dt and the body flags; adds gravity × dt to
- *    the Velocity of the dynamic bodies.
- * 2. `findPairs` (step/findPairs.ts) reads Position, Velocity, the shapes, the filters and
- *    dt; writes the static and dynamic grids, the candidate pairs (`pairs`) and the work counters.
- * 3. `testPairs` (step/testPairs.ts) reads the candidate pairs, Position, Velocity, the shapes and
+ * 1. `checkStatic` (step/staticBoxes.ts) compares the static boxes' Position and Box with those
+ *    they were bucketed from; writes only `staticDirty` (they are re-bucketed this tick).
+ * 2. `scanBodies` (step/scanBodies.ts) reads every sphere and moving box, their filters, Response,
+ *    gravity and dt; with `validate` it checks them (and every static box when they are
+ *    re-bucketed) and throws `PhysicsInputError` for bad input before any stage has written, so a
+ *    tick that throws has changed nothing; writes only the tick's size statistics, `sliceCap`,
+ *    `movingBoxes` and `sphereSphere` (for `findPairs`).
+ * 3. `applyGravity` (step/gravity.ts) reads gravity, dt and the body flags; adds gravity × dt to
+ *    the Velocity of the dynamic bodies (throwing first, with nothing written, when gravity × dt
+ *    is not finite).
+ * 4. `findPairs` (step/findPairs.ts) reads Position, Velocity, the shapes, the filters, dt and the
+ *    scan's counts; writes the static and dynamic grids, the candidate pairs (`pairs`) and the work counters.
+ * 5. `testPairs` (step/testPairs.ts) reads the candidate pairs, Position, Velocity, the shapes and
  *    the removal marks; writes the contacts of the pairs without a dynamic body into
  *    `physics.contacts`.
- * 4. `respond` (response/resolve.ts), only when some entity holds Response, reads the grids,
+ * 6. `respond` (response/resolve.ts), only when some entity holds Response, reads the grids,
  *    Position, Velocity, the shapes, Response and gravity; writes Position and Velocity of the
  *    dynamic bodies (moved to the end of the tick through their impacts) and merges the contacts of
  *    the paths taken into `physics.contacts` (in place: the list is built once).
- * 5. `diffContacts` (contacts/contactDiff.ts) reads `physics.contacts`, the previous tick's pairs and
+ * 7. `diffContacts` (contacts/contactDiff.ts) reads `physics.contacts`, the previous tick's pairs and
  *    the removal marks; writes the BEGAN / PERSISTING flags, `began`, `ended` and the previous pairs.
- * 6. `updateContactData`, `applyContactComponent` (contacts/contactComponent.ts), with the
+ * 8. `updateContactData`, `applyContactComponent` (contacts/contactComponent.ts), with the
  *    `contactComponent` option, read the contacts; write the Contact component and its holders.
- * 7. `clearPurged` (step/clearPurged.ts) clears the removal marks and takes Contact off entities
+ * 9. `clearPurged` (step/clearPurged.ts) clears the removal marks and takes Contact off entities
  *    that are no longer bodies.
- * 8. `setTick` (physics/internal.ts) counts the tick.
- * 9. `integrate` (step/integrate.ts), with the `integrate` option, reads Velocity and dt; writes
+ * 10. `setTick` (physics/internal.ts) counts the tick.
+ * 11. `integrate` (step/integrate.ts), with the `integrate` option, reads Velocity and dt; writes
  *    the Position of the moving bodies other than dynamic ones.
  *
  * Dynamic bodies are spheres with Response (response/isDynamic.ts). Contacts describe the tick's
- * motion from the poses at its start. `runBroadphase` is stages 1–2, `runNarrowphase` 3–8,
- * `runIntegrate` 9.
+ * motion from the poses at its start. `runBroadphase` is stages 1–4, `runNarrowphase`
+ * 5–10, `runIntegrate` 11.
  * @module
  */
 import { applyContactComponent, updateContactData } from '../contacts/contactComponent.js';
@@ -39,6 +47,8 @@ import { clearPurged } from './clearPurged.js';
 import { diffContacts } from '../contacts/contactDiff.js';
 import { findPairs } from './findPairs.js';
 import { applyGravity } from './gravity.js';
+import { checkStatic } from './staticBoxes.js';
+import { scanBodies } from './scanBodies.js';
 import { integrate } from './integrate.js';
 import { testPairs } from './testPairs.js';
 
@@ -64,11 +74,14 @@ export function checkInstance(physics: Physics): void {
 }
 
 /**
- * Applies gravity to the dynamic bodies (spheres with Response), then buckets bodies and lists
- * candidate pairs (see `findPairs`).
+ * Notices written static boxes, scans the bodies (with `validate`, checking them: nothing is
+ * written when it throws), applies gravity to the dynamic bodies (spheres with Response), then buckets
+ * bodies and lists candidate pairs (see `findPairs`).
  */
 export function runBroadphase(physics: Physics): void {
   checkInstance(physics);
+  checkStatic(physics);
+  scanBodies(physics);
   applyGravity(physics);
   findPairs(physics);
 }
@@ -105,7 +118,8 @@ export function runIntegrate(physics: Physics): void {
  * dynamic bodies), narrowphase (with the response of dynamic bodies, which moves them), then (with
  * the `integrate` option, on by default) integration of the other moving bodies. Contacts describe
  * the tick's motion from the poses at its start. Throws `PhysicsInputError` for invalid bodies when
- * `validate` is on, and always for a bad instance field (`dt` not a finite number > 0, a switch not
+ * `validate` is on (before anything is written: fix the field and step again), and always for a
+ * bad instance field (`dt` not a finite number > 0, a switch not
  * a boolean) or a destroyed instance.
  */
 export function step(physics: Physics): void {

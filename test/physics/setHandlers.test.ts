@@ -88,6 +88,9 @@ describe('bitecs set() on the physics components', () => {
     expectError(() => setComponent(world, s, Position, [0, 0]), s, 'set(Position): Position.z');
     expectError(() => setComponent(world, s, Position, 'up'), s, 'set(Position): Position', /\{x, y, z\}/);
     expectError(() => setComponent(world, s, Velocity, [Infinity, 0, 0]), s, 'set(Velocity): Velocity.x');
+    // Regression: an unknown key of a vector object was ignored although unknown keys throw.
+    expectError(() => setComponent(world, s, Position, { x: 0, y: 0, z: 0, zz: 1 }), s, 'set(Position): zz', /not a field of \{x, y, z\}/);
+    expectError(() => setComponent(world, s, Velocity, { x: 0, y: 0, z: 0, w: 1 }), s, 'set(Velocity): w', /not a field/);
     expectError(() => setComponent(world, s, Sphere, { radius: -1 }), s, 'set(Sphere): Sphere.radius', />= 0/);
     expectError(() => setComponent(world, s, Sphere, { radus: 1 }), s, 'set(Sphere): radus', /not a field/);
     expectError(() => setComponent(world, s, Sphere, 2), s, 'set(Sphere): data', /\{radius\}/);
@@ -102,6 +105,15 @@ describe('bitecs set() on the physics components', () => {
     expect([Position.x[s], Position.y[s], Position.z[s], Velocity.x[s], Sphere.radius[s]]).toEqual([1, 2, 3, 1, 1]);
     expect([CollisionFilter.group[s], CollisionFilter.mask[s]]).toEqual([1, 0xffffffff]);
     expect([Box.hx[b], Box.hy[b], Box.hz[b], Box.qx[b], Box.qw[b]]).toEqual([1, 2, 3, 0, 1]);
+  });
+
+  it('a vector object whose class puts an enumerable flag on its prototype is accepted (only own keys are data)', () => {
+    const { world, physics } = setup();
+    class V3 { x: number; y: number; z: number; constructor(x: number, y: number, z: number) { this.x = x; this.y = y; this.z = z; } }
+    (V3.prototype as unknown as Record<string, unknown>).isVector3 = true; // as three.js does
+    const s = addSphere(physics, { position: [0, 0, 0], radius: 1 });
+    setComponent(world, s, physics.components.Position, new V3(1, 2, 3));
+    expect([physics.components.Position.x[s], physics.components.Position.y[s], physics.components.Position.z[s]]).toEqual([1, 2, 3]);
   });
 
   it('Response: set() and setComponent write mode (name or ResponseMode value), restitution and mass, checked first', () => {

@@ -49,6 +49,24 @@ describe('helpers validate at set time', () => {
     expect(addSphere(physics, { position: [0, 0, 0], radius: 0 })).toBe(1);
   });
 
+  it('regression: addSphere / addBox reject an unknown option key, naming it and the helper; nothing is created', () => {
+    const { physics } = setup();
+    // Before: the typo was ignored and made a kinematic sphere (no Response).
+    const typo = { position: [0, 0, 0], radius: 0.5, velocity: [1, 0, 0], reponse: 'slide' } as unknown as Parameters<typeof addSphere>[1];
+    const e = expectError(() => addSphere(physics, typo), -1, 'addSphere: reponse', /is not an option of addSphere \(options: position, velocity, sensor, group, mask, radius, response, restitution, mass\)/);
+    expect(e.message).toContain('reponse');
+    // Before: accepted, and the box had no response (boxes have none).
+    const boxResponse = { position: [0, 0, 0], halfExtents: [1, 1, 1], response: 'bounce' } as unknown as Parameters<typeof addBox>[1];
+    expectError(() => addBox(physics, boxResponse), -1, 'addBox: response', /is not an option of addBox/);
+    const boxRadius = { position: [0, 0, 0], halfExtents: [1, 1, 1], radius: 1 } as unknown as Parameters<typeof addBox>[1];
+    expectError(() => addBox(physics, boxRadius), -1, 'addBox: radius');
+    const sphereRotation = { position: [0, 0, 0], radius: 1, rotation: [0, 0, 0, 1] } as unknown as Parameters<typeof addSphere>[1];
+    expectError(() => addSphere(physics, sphereRotation), -1, 'addSphere: rotation');
+    // Nothing was created by the failed calls; every documented key is accepted.
+    expect(addSphere(physics, { position: [0, 0, 0], velocity: [0, 0, 0], sensor: false, group: 1, mask: 1, radius: 1, response: 'bounce', restitution: 0.5, mass: 2 })).toBe(1);
+    expect(addBox(physics, { position: [0, 0, 0], velocity: [0, 0, 0], sensor: false, group: 1, mask: 1, halfExtents: [1, 1, 1], rotation: [0, 0, 0, 1] })).toBe(2);
+  });
+
   it('set* helpers name the entity and the field, and leave the old value in place', () => {
     const { physics } = setup();
     const s = addSphere(physics, { position: [1, 2, 3], radius: 1 });

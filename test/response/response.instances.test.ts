@@ -19,6 +19,8 @@ import { clearPurged } from '../../src/step/clearPurged.js';
 import { diffContacts } from '../../src/contacts/contactDiff.js';
 import { findPairs } from '../../src/step/findPairs.js';
 import { applyGravity } from '../../src/step/gravity.js';
+import { checkStatic } from '../../src/step/staticBoxes.js';
+import { scanBodies } from '../../src/step/scanBodies.js';
 import { integrate } from '../../src/step/integrate.js';
 import { testPairs } from '../../src/step/testPairs.js';
 import { createRng } from '../../src/scenes/prng.js';
@@ -137,6 +139,8 @@ describe('two instances with dynamic bodies in one process', () => {
     const hashes: string[][] = [[], []];
     // The stages of one tick as step.ts lists them (both instances have dynamic bodies, contactComponent on).
     const stages: Array<(p: Physics) => void> = [
+      checkStatic,
+      scanBodies,
       applyGravity,
       findPairs,
       testPairs,

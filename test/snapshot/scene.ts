@@ -127,7 +127,7 @@ const pairs = (l: { count: number; a: Uint32Array; b: Uint32Array }) => Array.fr
 
 /**
  * Everything a snapshot must restore, as plain data: the state hash (bodies and contacts), tick,
- * began / ended / previous pairs, ended flags, the touching list, the bodies removed since the last
+ * began / ended / previous pairs, began and ended flags, the touching list, the bodies removed since the last
  * step, Contact component presence and data.
  */
 export function fullState(physics: Physics, ids: readonly number[]) {
@@ -144,6 +144,7 @@ export function fullState(physics: Physics, ids: readonly number[]) {
     response: ids.filter((e) => hasComponent(physics.world, e, R)).map((e) => [e, R.mode[e], R.restitution[e], R.mass[e]]),
     tick: physics.tick,
     began: pairs(physics.began),
+    beganFlags: Array.from(physics.began.flags.subarray(0, physics.began.count)),
     ended: pairs(physics.ended),
     endedFlags: Array.from(physics.ended.flags.subarray(0, physics.ended.count)),
     previous: pairs(internal.contacts.previous),

@@ -7,7 +7,7 @@
 import { addComponent, createWorld, hasComponent, removeComponent, removeEntity } from 'bitecs';
 import { describe, expect, it } from 'vitest';
 import {
-  addBox, addSphere, createPhysics, EndedFlags, hashPhysicsState, removeBody, restoreSnapshot, saveSnapshot, setPosition,
+  addBox, addSphere, ContactFlags, createPhysics, EndedFlags, hashPhysicsState, removeBody, restoreSnapshot, saveSnapshot, setPosition,
   setVelocity, snapshotSize, SnapshotMismatchError, step, type Physics, type SnapshotOptions,
 } from '../../src/index.js';
 import { buildInputScene, digest, fullState } from './scene.js';
@@ -225,6 +225,22 @@ describe('removal, id recycling and Contact presence between ticks', () => {
     restoreSnapshot(t.physics, snap);
     expect(fullState(t.physics, [t.a, t.c])).toEqual(state);
     expect(t.physics.ended.flags[0]).toBe(EndedFlags.REMOVED);
+  });
+
+  it('began keeps its flags (SENSOR) through a restore: rebuilt from the contact flags, the format unchanged', () => {
+    const s = pairScene();
+    addComponent(s.world, s.b, s.physics.components.Sensor);
+    step(s.physics);
+    expect(Array.from(s.physics.began.flags.subarray(0, s.physics.began.count))).toEqual([ContactFlags.BEGAN | ContactFlags.SENSOR]);
+    const state = fullState(s.physics, s.ids);
+    const snap = save(s.physics);
+    // Into another world with the same bodies (no sensor, so its began flags differ before the restore).
+    const t = pairScene();
+    addComponent(t.world, t.b, t.physics.components.Sensor);
+    step(t.physics);
+    t.physics.began.flags[0] = 0;
+    restoreSnapshot(t.physics, snap);
+    expect(fullState(t.physics, t.ids)).toEqual(state);
   });
 
   it('a recycled id touching the same partner begins a new contact, before and after a restore', () => {

@@ -111,6 +111,27 @@ describe('list conventions', () => {
 });
 
 describe('sensors', () => {
+  it('regression: began has a flags byte, the contact\'s flags: SENSOR for a sensor contact, BEGAN only otherwise', () => {
+    const { world, physics } = setup();
+    const zone = addBox(physics, { position: [0, 0, 0], halfExtents: [1, 1, 1], sensor: true });
+    const wall = addBox(physics, { position: [10, 0, 0], halfExtents: [1, 1, 1] });
+    const s1 = addSphere(physics, { position: [0, 3, 0], velocity: [0, -1, 0], radius: 1 });
+    const s2 = addSphere(physics, { position: [10, 3, 0], velocity: [0, -1, 0], radius: 1 });
+    step(physics);
+    expect(readPairs(physics.began)).toEqual([[s1, zone], [s2, wall]]);
+    expect(Array.from(physics.began.flags.subarray(0, 2))).toEqual([BEGAN | SENSOR, BEGAN]);
+    // A sensor tag added while touching does not make a new began; a pair beginning later gets its own flags.
+    addComponent(world, s2, physics.components.Sensor);
+    physics.components.Velocity.y[s1] = 0;
+    physics.components.Velocity.y[s2] = 0;
+    step(physics);
+    expect(physics.began.count).toBe(0);
+    const s3 = addSphere(physics, { position: [0, -3, 0], velocity: [0, 1, 0], radius: 1 });
+    step(physics);
+    expect(readPairs(physics.began)).toEqual([[s3, zone]]);
+    expect(physics.began.flags[0]).toBe(BEGAN | SENSOR);
+  });
+
   it('a contact involving a sensor (either side) is flagged SENSOR and still reported', () => {
     const { world, physics } = setup();
     const sensorBox = addBox(physics, { position: [0, 0, 0], halfExtents: [1, 1, 1], sensor: true });
@@ -125,6 +146,9 @@ describe('sensors', () => {
       [`${s2}-${plainBox}`]: SENSOR | BEGAN,
       [`${s2}-${s3}`]: SENSOR | BEGAN,
     });
+    // began carries the same flags (a trigger enter is found without searching the contact list).
+    const beganFlags = Object.fromEntries(readPairs(physics.began).map((p, i) => [p.join('-'), physics.began.flags[i]]));
+    expect(beganFlags).toEqual(flags);
     // The Sensor tag can be added and removed at run time.
     removeComponent(world, s2, physics.components.Sensor);
     addComponent(world, s1, physics.components.Sensor);
