@@ -58,7 +58,7 @@ const SETTLE_BELOW = 64;
 const result: Record<string, unknown> = { calls: CALLS, queriesPerBatch: 48 };
 for (const name of ['queries', 'tick', 'tickAndQueries'] as const) {
   for (let i = 0; i < 400; i++) loads[name]();
-  result[name] = await bestWindow(heap, loads[name], CALLS, 4, { below: SETTLE_BELOW, warm: 400, rounds: 3 });
+  result[name] = await bestWindow(heap, loads[name], CALLS, 4, { below: SETTLE_BELOW, warm: 1000, rounds: 5 });
 }
 result.sink = sink > 0;
 heap.disconnect();

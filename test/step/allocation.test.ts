@@ -51,14 +51,14 @@ describe('allocation', () => {
     report(`[allocation] contactComponent: false: tick ${f(r.tick)}; broadphase ${f(r.broadphase)}; narrowphase ${f(r.narrowphase)}; integrate ${f(r.integrate)}; measurement overhead ${r.overheadBytes} B/window`);
     // The measurement is only valid when no GC ran inside the window (a GC would hide allocation).
     expect(r.tick.gcsInBestWindow, 'a GC ran inside every window: allocation exceeded the 128 MB young generation').toBe(0);
-    expect(r.tick.bytesPerCall).toBeLessThan(BOUND);
+    expect(r.tick.bytesPerCall, `windows: ${JSON.stringify(r.tick)}`).toBeLessThan(BOUND);
   }, TIMEOUT);
 
   it(`moving boxes and sphere–sphere pairs (the dynamic grid, rebuilt every tick) allocate nothing: < ${BOUND} B/tick`, async () => {
     const r = await movingBoxes;
     report(`[allocation] moving boxes + sphere–sphere, contactComponent: false: tick ${f(r.tick)}; broadphase ${f(r.broadphase)}; narrowphase ${f(r.narrowphase)}`);
     expect(r.tick.gcsInBestWindow).toBe(0);
-    expect(r.tick.bytesPerCall).toBeLessThan(BOUND);
+    expect(r.tick.bytesPerCall, `windows: ${JSON.stringify(r.tick)}`).toBeLessThan(BOUND);
   }, TIMEOUT);
 
   it(`with the Contact component: the physics allocates nothing; only bitecs's add/remove of Contact does`, async () => {
@@ -66,9 +66,9 @@ describe('allocation', () => {
     const perEvent = r.tick.bytesPerCall / Math.max(r.pairEventsPerTick, 1e-9);
     report(`[allocation] Contact component on: tick ${f(r.tick)} with ${r.pairEventsPerTick.toFixed(1)} pairs beginning or ending per tick (${perEvent.toFixed(0)} B per pair event, inside bitecs); broadphase ${f(r.broadphase)}; narrowphase with persisting contacts ${f(r.narrowphase)}; integrate ${f(r.integrate)}`);
     expect(r.tick.gcsInBestWindow).toBe(0);
-    expect(r.broadphase.bytesPerCall).toBeLessThan(BOUND);
+    expect(r.broadphase.bytesPerCall, `windows: ${JSON.stringify(r.broadphase)}`).toBeLessThan(BOUND);
     // Repeating the narrowphase on the same poses: every contact persists, no structural change.
-    expect(r.narrowphase.bytesPerCall).toBeLessThan(BOUND);
+    expect(r.narrowphase.bytesPerCall, `windows: ${JSON.stringify(r.narrowphase)}`).toBeLessThan(BOUND);
     // Full ticks: bounded by bitecs's cost per structural change (≤ 2 per pair event).
     expect(r.pairEventsPerTick).toBeGreaterThan(0);
     expect(perEvent).toBeLessThan(1200);
@@ -78,8 +78,8 @@ describe('allocation', () => {
     const r = await response;
     report(`[allocation] response (every sphere BOUNCE e = 1, sphere–sphere), contactComponent: false: tick ${f(r.tick)}; broadphase ${f(r.broadphase)}; narrowphase with the response ${f(r.narrowphase)}`);
     expect(r.tick.gcsInBestWindow).toBe(0);
-    expect(r.tick.bytesPerCall).toBeLessThan(BOUND);
-    expect(r.narrowphase.bytesPerCall).toBeLessThan(BOUND);
+    expect(r.tick.bytesPerCall, `windows: ${JSON.stringify(r.tick)}`).toBeLessThan(BOUND);
+    expect(r.narrowphase.bytesPerCall, `windows: ${JSON.stringify(r.narrowphase)}`).toBeLessThan(BOUND);
   });
 
   it('the measurement itself is sound: a known allocation is seen, integration alone measures ~0 B/call', async () => {
