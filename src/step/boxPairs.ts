@@ -4,35 +4,16 @@
  * `broadphase.boxPairs`; at the end of the tick they are sorted and merged into `broadphase.pairs`, so
  * that the whole candidate list stays sorted by (a, b). Static–static pairs are never listed (only
  * moving boxes query); a pair of two moving boxes is listed by the lower id. Filters as for spheres
- * (CollisionFilter group/mask both ways). No allocation except doubling. Also the moving boxes' part
- * of the cell size statistics ({@link movingBoxSize}).
+ * (CollisionFilter group/mask both ways). No allocation except doubling.
  * @module
  */
-import { sizeStatsAdd } from '../grid/policy.js';
 import { sortUniqueIds } from '../grid/sortIds.js';
-import { boxBounds } from '../physics/bodyReads.js';
 import { pairListPush, pairListReserve } from '../physics/idLists.js';
 import { PhysicsInputError } from '../physics/errors.js';
 import { BodyFlags, type PairList, type Physics } from '../physics/physicsTypes.js';
 import { internalsOf } from '../physics/internal.js';
 
 const { SPHERE, BOX, MOVING } = BodyFlags;
-
-/** `movingBoxSize`'s scratch bounds (per call). */
-const BOUNDS = new Float64Array(6);
-
-/**
- * Adds moving box `eid`'s extent (the largest side of its bounds, swept with continuous contacts) to
- * the tick's size statistics: it queries the grids as spheres do, so the cell size follows it too.
- */
-export function movingBoxSize(physics: Physics, eid: number, f: number): void {
-  const bounds = BOUNDS;
-  boxBounds(physics, eid, f, physics.continuous, bounds, 0);
-  const x = bounds[3] - bounds[0], y = bounds[4] - bounds[1], z = bounds[5] - bounds[2];
-  const sizes = internalsOf(physics).broadphase.sizes;
-  sizes.input[0] = x > y ? (x > z ? x : z) : y > z ? y : z;
-  sizeStatsAdd(sizes);
-}
 
 /**
  * Throws when this tick's candidate pairs would exceed the contact budget: `listed` pairs so far,

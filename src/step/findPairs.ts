@@ -286,7 +286,7 @@ function queryMovingBoxes(physics: Physics): void {
  * (a, b). Throws `PhysicsInputError` when the pairs exceed `contactBudget` (the bodies were validated
  * before gravity, scanBodies.ts, which also gathered the size statistics, `sliceCap`, `movingBoxes`
  * and `sphereSphere` read here). Static boxes written since they were bucketed were noticed by
- * `checkStatic` (staticBoxes.ts), a stage of its own before the scan.
+ * `checkStatic` (checkStatic.ts), a stage of its own before the scan.
  */
 export function findPairs(physics: Physics): void {
   const internal = internalsOf(physics);

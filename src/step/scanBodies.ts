@@ -24,15 +24,30 @@
  */
 import { ResponseMode } from '../../components/index.js';
 import { sizeStatsAdd, sizeStatsAddFast, sizeStatsClear } from '../grid/policy.js';
-import { BOUNDS_PAD, checkGravityStep, validateBody } from '../physics/bodyReads.js';
+import { BOUNDS_PAD, boxBounds, checkGravityStep, validateBody } from '../physics/bodyReads.js';
 import { PhysicsInputError } from '../physics/errors.js';
 import { internalsOf } from '../physics/internal.js';
 import { BodyFlags, type Physics } from '../physics/physicsTypes.js';
-import { movingBoxSize } from './boxPairs.js';
 
 const { SPHERE, BOX, MOVING, RESPONSE } = BodyFlags;
 const DYNAMIC = SPHERE | MOVING | RESPONSE;
 const BOUNCE = ResponseMode.BOUNCE;
+
+/** `movingBoxSize`'s scratch bounds (per call). */
+const BOUNDS = new Float64Array(6);
+
+/**
+ * Adds moving box `eid`'s extent (the largest side of its bounds, swept with continuous contacts) to
+ * the tick's size statistics: it queries the grids as spheres do, so the cell size follows it too.
+ */
+function movingBoxSize(physics: Physics, eid: number, f: number): void {
+  const bounds = BOUNDS;
+  boxBounds(physics, eid, f, physics.continuous, bounds, 0);
+  const x = bounds[3] - bounds[0], y = bounds[4] - bounds[1], z = bounds[5] - bounds[2];
+  const sizes = internalsOf(physics).broadphase.sizes;
+  sizes.input[0] = x > y ? (x > z ? x : z) : y > z ? y : z;
+  sizeStatsAdd(sizes);
+}
 
 function badResponse(eid: number, field: string, value: number, what: string): never {
   throw new PhysicsInputError({ eid, field: `Response.${field}`, problem: `${what}, got ${value}` });

@@ -4,7 +4,7 @@
  * groups, `runBroadphase`, `runNarrowphase` and `runIntegrate`, each of which first checks the
  * instance's fields (`checkInstance`).
  *
- * 1. `checkStatic` (step/staticBoxes.ts) compares the static boxes' Position and Box with those
+ * 1. `checkStatic` (step/checkStatic.ts) compares the static boxes' Position and Box with those
  *    they were bucketed from; writes only `staticDirty` (they are re-bucketed this tick).
  * 2. `scanBodies` (step/scanBodies.ts) reads every sphere and moving box, their filters, Response,
  *    gravity and dt; with `validate` it checks them (and every static box when they are
@@ -47,7 +47,7 @@ import { clearPurged } from './clearPurged.js';
 import { diffContacts } from '../contacts/contactDiff.js';
 import { findPairs } from './findPairs.js';
 import { applyGravity } from './gravity.js';
-import { checkStatic } from './staticBoxes.js';
+import { checkStatic } from './checkStatic.js';
 import { scanBodies } from './scanBodies.js';
 import { integrate } from './integrate.js';
 import { testPairs } from './testPairs.js';

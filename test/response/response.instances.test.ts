@@ -19,7 +19,7 @@ import { clearPurged } from '../../src/step/clearPurged.js';
 import { diffContacts } from '../../src/contacts/contactDiff.js';
 import { findPairs } from '../../src/step/findPairs.js';
 import { applyGravity } from '../../src/step/gravity.js';
-import { checkStatic } from '../../src/step/staticBoxes.js';
+import { checkStatic } from '../../src/step/checkStatic.js';
 import { scanBodies } from '../../src/step/scanBodies.js';
 import { integrate } from '../../src/step/integrate.js';
 import { testPairs } from '../../src/step/testPairs.js';
