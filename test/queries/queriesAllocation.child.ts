@@ -26,6 +26,7 @@ const dir = [1, 0.5, 0.25] as [number, number, number];
 const half = { x: 2, y: 1, z: 3 };
 const rot = { x: 0, y: 0, z: 0.6, w: 0.8 };
 const filter = { mask: 0xffffffff, sensors: true };
+/** Consumes the results; kept a small integer (a module `let` holding a larger number is boxed at each store). */
 let sink = 0;
 
 function batch(): void {
@@ -33,12 +34,12 @@ function batch(): void {
     origin.x = (k * 0.37 * L) % L;
     origin.y = (k * 0.61 * L) % L;
     origin.z = (k * 0.13 * L) % L;
-    if (castRay(p, origin, dir, L, hit)) sink += hit.entity;
-    if (castSphere(p, origin, 0.5, dir, L, hit, filter)) sink += hit.entity;
-    sink += castRayAll(p, origin, dir, L, hits);
-    sink += castSphereAll(p, origin, 0.5, dir, 5, hits, filter);
-    sink += overlapSphere(p, origin, 2, ents);
-    sink += overlapBox(p, origin, half, rot, ents, filter);
+    if (castRay(p, origin, dir, L, hit)) sink = (sink + hit.entity) & 0xffff;
+    if (castSphere(p, origin, 0.5, dir, L, hit, filter)) sink = (sink + hit.entity) & 0xffff;
+    sink = (sink + castRayAll(p, origin, dir, L, hits)) & 0xffff;
+    sink = (sink + castSphereAll(p, origin, 0.5, dir, 5, hits, filter)) & 0xffff;
+    sink = (sink + overlapSphere(p, origin, 2, ents)) & 0xffff;
+    sink = (sink + overlapBox(p, origin, half, rot, ents, filter)) & 0xffff;
   }
 }
 
