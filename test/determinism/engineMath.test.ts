@@ -9,8 +9,7 @@
  *   that throws, give the pinned hashes. (The dense query grid's sizing, which used Math.cbrt, uses
  *   the exactly specified src/math/cubeRoot.ts.)
  * - Source: in src/, `**` (which the engine may compute like Math.pow) appears only between numeric
- *   literals, and no implementation-approximated Math function is named outside the allowed list
- *   (empty today).
+ *   literals, and no implementation-approximated Math function is named.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -30,30 +29,15 @@ export const ENGINE_DEFINED = [
 ] as const;
 
 /**
- * The allowed call sites (file, function name in the bundle, Math function), each with why its result
- * cannot reach the state. Empty: a new entry needs that reason and a test that its result cannot
- * change a hash (the stubs return the true value times a factor at an allowed site).
- */
-const ALLOWED: ReadonlyArray<{ file: string; caller: string; fn: string; why: string }> = [];
-
-
-/**
  * Evaluates the bundle in a new vm context whose Math.<ENGINE_DEFINED> throw (naming the function
- * and the caller), except at the allowed sites, which return the true value times `factor`; then
- * runs every scene there.
+ * and the caller's stack), then runs every scene there.
  */
-function runStubbed(bundle: string, factor: number): SceneResult[] {
-  const context = createContext({ hostMath: Math, factor, allowed: ALLOWED.map((a) => ({ caller: a.caller, fn: a.fn })) });
+function runStubbed(bundle: string): SceneResult[] {
+  const context = createContext({});
   runInContext(`
     for (const name of ${JSON.stringify(ENGINE_DEFINED)}) {
       Math[name] = function () {
-        const stack = String(new Error().stack);
-        for (const a of allowed) {
-          if (a.fn === name && new RegExp('at ' + a.caller + ' ').test(stack)) {
-            return hostMath[name].apply(hostMath, arguments) * factor;
-          }
-        }
-        throw new Error('engine-defined Math.' + name + ' called:\\n' + stack);
+        throw new Error('engine-defined Math.' + name + ' called:\\n' + new Error().stack);
       };
     }`, context);
   runInContext(bundle, context, { filename: 'engines-bundle.js' });
@@ -76,7 +60,7 @@ describe('no engine-defined Math in the simulation', () => {
   });
 
   it('the pinned scenes and the query scene give the same hashes with those functions throwing', () => {
-    const results = runStubbed(bundle, 1.37);
+    const results = runStubbed(bundle);
     // The final states are pinned (the traces every 100 ticks are compared across engines in engines.test.ts).
     PINNED.forEach((p, i) => expect({ scene: results[i].name, hash: results[i].hashes.at(-1) }).toEqual({ scene: p.name, hash: p.hash }));
     expect(results[results.length - 1].hashes).toEqual([PINNED_QUERY_HASH]);
@@ -90,16 +74,7 @@ function isNumericLiteral(n: ts.Expression): boolean {
   return ts.isNumericLiteral(n);
 }
 
-/** The name of the function declaration enclosing `n`, or '' at module level. */
-function enclosingFunction(n: ts.Node): string {
-  for (let p = n.parent; p !== undefined; p = p.parent) {
-    if ((ts.isFunctionDeclaration(p) || ts.isMethodDeclaration(p)) && p.name !== undefined) return p.name.getText();
-    if ((ts.isArrowFunction(p) || ts.isFunctionExpression(p)) && ts.isVariableDeclaration(p.parent)) return p.parent.name.getText();
-  }
-  return '';
-}
-
-/** `**` on a non-literal operand, and names of engine-defined Math functions outside ALLOWED, in `file`. */
+/** `**` on a non-literal operand, and names of engine-defined Math functions, in `file`. */
 function findViolations(file: string, text: string): string[] {
   const sf = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true);
   const out: string[] = [];
@@ -115,9 +90,7 @@ function findViolations(file: string, text: string): string[] {
       const parent = n.parent;
       if (ts.isPropertyAccessExpression(parent) && parent.expression === n) {
         const fn = parent.name.text;
-        const ok = !(ENGINE_DEFINED as readonly string[]).includes(fn)
-          || ALLOWED.some((a) => a.file === file && a.fn === fn && a.caller === enclosingFunction(n));
-        if (!ok) out.push(`${at(n)}: Math.${fn} (implementation-approximated)`);
+        if ((ENGINE_DEFINED as readonly string[]).includes(fn)) out.push(`${at(n)}: Math.${fn} (implementation-approximated)`);
       } else if (!(ts.isPropertyAccessExpression(parent) && parent.name === n)) {
         out.push(`${at(n)}: Math used other than as Math.name (cannot be checked)`);
       }
@@ -129,7 +102,7 @@ function findViolations(file: string, text: string): string[] {
 }
 
 describe('no engine-defined Math in src/ (source check)', () => {
-  it('`**` only between numeric literals; implementation-approximated Math functions only at the allowed sites', () => {
+  it('`**` only between numeric literals; no implementation-approximated Math function', () => {
     const violations = sourceFiles().flatMap((f) => findViolations(f, readFileSync(join(ROOT, f), 'utf8')));
     expect(violations).toEqual([]);
   });
