@@ -39,8 +39,8 @@ const TICK_MS = 1000 / TICK_RATE;
 const SLOTS = 256;
 /** Players a room holds (ArenaRoom.maxClients). */
 const MAX_PLAYERS = 32;
-/** Predicted ticks one `update` may step (a frame after a stall catches up over a few frames). */
-const MAX_STEPS_PER_UPDATE = 4;
+/** Predicted ticks one `update` may step by default (a long stall is caught up over a few calls). */
+const MAX_STEPS_PER_UPDATE = 8;
 
 export interface PredictedClientOptions {
   /** The server's (or the delay proxy's) HTTP endpoint, e.g. `http://127.0.0.1:2567`. */
@@ -54,6 +54,8 @@ export interface PredictedClientOptions {
   name?: string;
   /** Frames of the rollback ring (default 48): the client predicts at most depth − 2 ticks ahead. */
   depth?: number;
+  /** Ticks one `update` may predict (default 8). */
+  maxStepsPerUpdate?: number;
   /** Ticks of lead beyond the measured round trip (default 2; raised by one for each late input, then lowered again). */
   safetyTicks?: number;
   /** Report each confirmed tick's hash to the server (default true). */
@@ -218,7 +220,7 @@ export class PredictedClient {
   /**
    * Advances the prediction to where it should be at `now` (ms, `performance.now()`'s clock): the
    * server's current tick as estimated from the tick messages' arrivals, plus `leadTicks`. Steps at
-   * most 4 ticks per call and never more than depth − 2 ticks ahead of the confirmed tick. Nothing is
+   * most `maxStepsPerUpdate` (8) ticks per call and never more than depth − 2 ticks ahead of the confirmed tick. Nothing is
    * predicted before the first ping has measured the round trip. Call it every frame (or every few ms).
    */
   update(now = performance.now()): void {
@@ -232,7 +234,8 @@ export class PredictedClient {
     const server = Math.max(this.clockCur, this.clockPrev) + now / TICK_MS;
     this.firstInputTick = Math.floor(server) + 1;
     const target = Math.ceil(server + this.rttMs / TICK_MS) + 1 + (this.o.safetyTicks ?? 2) + this.extraSafety;
-    for (let s = 0; s < MAX_STEPS_PER_UPDATE; s++) {
+    const steps = this.o.maxStepsPerUpdate ?? MAX_STEPS_PER_UPDATE;
+    for (let s = 0; s < steps; s++) {
       const t = sim.physics.tick;
       if (t >= target || t - this.confirmedTick >= this.depth - 2) break;
       this.predictOne(sim, t);
