@@ -25,13 +25,14 @@
  * Everything here runs in browsers as in Node (no Node imports).
  */
 import { Client, type Room } from '@colyseus/sdk';
+import { createRollbackRing, restoreRollback, saveRollback, type RollbackRing } from '../../src/index.js';
 import { hashWords, loadJoinState, steerPlayer, TICK_RATE, type Sim } from './sim.js';
 import { ArenaState } from './state.js';
 import {
   applyTickEvents, C_HASH, C_INPUT, C_RESYNC, EV_SPAWN, EV_STEER, readTickHeader, S_JOIN, S_NOTICE, S_TICK, TICK_HEADER,
   type Notice, type TickHeader,
 } from './wire.js';
-import { createRollbackRing, restoreRollback, saveRollback, type RollbackRing } from './ring.js';
+
 
 /** Tick period, ms. */
 const TICK_MS = 1000 / TICK_RATE;

@@ -15,7 +15,8 @@ import { startPage, type RunningPage } from '../../examples/multiplayer/page.js'
 import { CHROMIUM_SKIP_REASON, launchChromium, skipWithoutChromium, type ChromiumSession } from '../support/browser.js';
 import { report, serverFixture } from './harness.js';
 
-const fx = serverFixture({});
+// No admission limit: these tests are about the client, and a loaded machine's calibration could refuse a room.
+const fx = serverFixture({ tickBudgetMs: Infinity });
 let proxy: DelayProxy | undefined;
 let page: RunningPage | undefined;
 let chromium: ChromiumSession | undefined;
