@@ -174,9 +174,13 @@ export class PredictedClient {
       this.notices.push(notice);
       if (notice.kind === 'desync' && this.o.autoResync !== false) this.requestResync();
     });
+    // One ping at a time: Colyseus keeps one callback, and a second ping would time the first pong.
+    let pending = false;
     const ping = () => {
-      if (!room.connection.isOpen) return;
+      if (!room.connection.isOpen || pending) return;
+      pending = true;
       room.ping((ms) => {
+        pending = false;
         // The first ping goes out while the connection is still being set up: not a round trip.
         if (this.pingCount++ === 0) return;
         this.pings.push(ms);
@@ -221,8 +225,9 @@ export class PredictedClient {
   /**
    * Advances the prediction to where it should be at `now` (ms, `performance.now()`'s clock): the
    * server's current tick as estimated from the tick messages' arrivals, plus `leadTicks`. Steps at
-   * most `maxStepsPerUpdate` (8) ticks per call and never more than depth − 2 ticks ahead of the confirmed tick. Nothing is
-   * predicted before the first ping has measured the round trip. Call it every frame (or every few ms).
+   * most `maxStepsPerUpdate` (8) ticks per call and never more than depth − 2 ticks ahead of the
+   * confirmed tick. Nothing is predicted before the first ping has measured the round trip. Call it
+   * every frame (or every few ms).
    */
   update(now = performance.now()): void {
     const sim = this.sim;
