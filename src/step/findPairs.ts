@@ -213,7 +213,8 @@ function querySpheres(physics: Physics): number {
     if ((f & SPHERE) === 0 || (f & (MOVING | RESPONSE | BOX)) === (MOVING | RESPONSE)) continue;
     const t = (f & MOVING) !== 0 ? dt : 0;
     const x = px[eid], y = py[eid], z = pz[eid], r = radius[eid];
-    const mx = vx[eid] * t, my = vy[eid] * t, mz = vz[eid] * t;
+    // Static contacts (t = 0) read no velocity: the motion is 0, as `loadBody` makes it.
+    const mx = t === 0 ? 0 : vx[eid] * t, my = t === 0 ? 0 : vy[eid] * t, mz = t === 0 ? 0 : vz[eid] * t;
     const ax = Math.abs(mx), ay = Math.abs(my), az = Math.abs(mz);
     if (!(ax <= side && ay <= side && az <= side)) {
       work[WORK_QUERIES] = queries;
@@ -241,7 +242,15 @@ function querySpheres(physics: Physics): number {
       const cx = Math.floor(u0), cy = Math.floor(v0), cz = Math.floor(w0);
       if (u0 > -CELL_LIMIT && u1 < CELL_LIMIT && v0 > -CELL_LIMIT && v1 < CELL_LIMIT && w0 > -CELL_LIMIT && w1 < CELL_LIMIT &&
         Math.floor(u1) === cx && Math.floor(v1) === cy && Math.floor(w1) === cz) {
-        const h = hashCell(cx, cy, cz, 0, tableMask);
+        // `hashCell` at level 0 inline while the coordinates fit 32 bits (its high halves are then 0).
+        const xl = cx | 0, yl = cy | 0, zl = cz | 0;
+        let h: number;
+        if (xl === cx && yl === cy && zl === cz) {
+          h = Math.imul(xl, 0x8da6b343) ^ Math.imul(yl, 0xd8163841) ^ Math.imul(zl, 0xcb1ab31f) ^ 0x165667b1;
+          h = (h ^ (h >>> 15)) & tableMask;
+        } else {
+          h = hashCell(cx, cy, cz, 0, tableMask);
+        }
         const end = cellStart[h + 1];
         staticWork[WORK_CELLS]++;
         staticWork[WORK_ITEMS] += end - cellStart[h];
