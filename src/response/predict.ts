@@ -295,7 +295,7 @@ function pushBest(s: ResponseState, a: number): void {
  * `s.clock[0]` (its local time), and queues it; records the touches found on the way.
  */
 export function predict(physics: Physics, s: ResponseState, a: number): void {
-  if (++s.predictions[a] > predictionCap(physics)) {
+  if (++s.predictions[a] > s.predictCap) {
     capBody(s, a);
     return;
   }

@@ -102,7 +102,7 @@ function moveSwept(physics: Physics, s: ResponseState, a: number, nx: number, ny
 
 /** Moves `a` out of kinematic body `x` (at its end-of-tick pose); returns 1 when it moved. */
 function outOfKinematic(physics: Physics, s: ResponseState, a: number, x: number, pass: number): number {
-  const { sphere, partnerSphere, partnerBox, contact } = s.sweepShapes;
+  const { sphere, partnerSphere, partnerBox, contact } = s.shapes;
   const { Position: p, Velocity: v, Sphere: sp } = physics.components;
   const dt = physics.dt;
   const wx = v.x[x], wy = v.y[x], wz = v.z[x];
@@ -140,7 +140,15 @@ function outOfKinematic(physics: Physics, s: ResponseState, a: number, x: number
     v.y[a] -= un * ny;
     v.z[a] -= un * nz;
   }
-  const left = d * (1 - f);
+  // What is left of the overlap (a squeeze: a static body stopped the push).
+  let left = 0;
+  if (f < 1) {
+    sphere.center.x = p.x[a];
+    sphere.center.y = p.y[a];
+    sphere.center.z = p.z[a];
+    sphere.radius = sp.radius[a];
+    if (xSphere ? contactSphereSphere(sphere, partnerSphere, contact) : contactSphereBox(sphere, partnerBox, contact)) left = contact.depth;
+  }
   if (left > 0) {
     const rec = s.recIn;
     rec[RI_NX] = nx;
@@ -241,9 +249,9 @@ export function project(physics: Physics, s: ResponseState): void {
     buildSuspectGrid(physics, s);
     let moved = 0;
     for (let i = 0; i < s.suspectCount; i++) moved += kinematicPhase(physics, s, s.suspects[i], pass);
-    // Alternate sweeps (forward, then backward) carry a correction along a chain both ways.
-    if ((pass & 1) === 1) for (let i = 0; i < s.suspectCount; i++) moved += spherePhase(physics, s, s.suspects[i], pass);
-    else for (let i = s.suspectCount - 1; i >= 0; i--) moved += spherePhase(physics, s, s.suspects[i], pass);
+    // A forward and a backward sweep carry a correction (and the pinning) along a chain both ways.
+    for (let i = 0; i < s.suspectCount; i++) moved += spherePhase(physics, s, s.suspects[i], pass);
+    for (let i = s.suspectCount - 1; i >= 0; i--) moved += spherePhase(physics, s, s.suspects[i], pass);
     if (moved === 0) break;
     if (pass === PROJECT_PASSES) {
       buildSuspectGrid(physics, s);

@@ -19,7 +19,7 @@ import { internalsOf } from '../physics/internal.js';
 import { BodyFlags, ContactFlags, type Physics } from '../physics/physicsTypes.js';
 import { heapPop } from './eventQueue.js';
 import { isDynamic } from './isDynamic.js';
-import { predict } from './predict.js';
+import { predict, predictionCap } from './predict.js';
 import { solveContacts } from './solver.js';
 import { reactObstacle, reactPair } from './react.js';
 import { clearRecords, mergeRecords, recordContact, RI_DEPTH, RI_NX, RI_PX, RI_TOI } from './contactRecords.js';
@@ -220,6 +220,7 @@ export function respond(physics: Physics): void {
   s.dynamicGrid = internal.broadphase.dynamicGrid;
   const g = internal.gravity;
   s.rest[0] = 2 * Math.sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]) * physics.dt;
+  s.predictCap = predictionCap(physics);
   s.work.fill(0);
   s.evCount = 0;
   s.heapSize = 0;

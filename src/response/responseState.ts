@@ -55,7 +55,9 @@ export interface ResponseState {
   iterations: Uint16Array;
   /** Per body: 1 when dynamic this tick, 2 when capped (`CAPPED`). */
   state: Uint8Array;
-  /** Per body: predictions made this tick (bounded by `predictionCap` of predict.ts). */
+  /** This tick's most predictions per body (`predictionCap` of predict.ts). */
+  predictCap: number;
+  /** Per body: predictions made this tick (bounded by `predictCap`). */
   predictions: Uint32Array;
   /** Per body: its start-of-tick position (3 slots) and the reach of its dynamic-grid item (|motion|₁ over the tick). */
   start: Float64Array;
@@ -76,7 +78,7 @@ export interface ResponseState {
   move: Float64Array;
   /** Candidates of a static sweep. */
   sweepPath: QueryOut;
-  /** The shapes of the static sweeps and of the projection (apart from the prediction's). */
+  /** The shapes of the static sweeps (apart from the prediction's, which the projection uses at the end of the tick). */
   sweepShapes: PredictShapes;
   /** Per body: slide planes this tick (count) and their normals (PLANE_SLOTS float64 each). */
   planeCount: Uint8Array;
@@ -195,6 +197,7 @@ export function createResponseState(capacity: number): ResponseState {
     version: new Uint32Array(capacity),
     iterations: new Uint16Array(capacity),
     state: new Uint8Array(capacity),
+    predictCap: 0,
     predictions: new Uint32Array(capacity),
     start: new Float64Array(3 * capacity),
     reach: new Float64Array(capacity),

@@ -27,7 +27,7 @@ export const PINNED: Pinned[] = [
   { name: 'sphere–box only, continuous', scene: { spheres: 300, seed: 42, sphereSphere: false, continuous: true }, ticks: 1000, hash: '0bc5706747b434b4' },
   { name: 'sphere–sphere on, continuous', scene: { spheres: 300, seed: 42, sphereSphere: true, continuous: true }, ticks: 1000, hash: 'b73e172b10203864' },
   { name: 'response: every sphere BOUNCE e = 1, sphere–sphere on', scene: { spheres: 300, seed: 42, sphereSphere: true, response: { gravityY: 0 } }, ticks: 1000, hash: 'f1ba100a0d3b2e90' },
-  { name: 'response: BOUNCE e = 1 with gravity, sphere–sphere on', scene: { spheres: 300, seed: 42, sphereSphere: true, response: { gravityY: -9.81 } }, ticks: 1000, hash: '1c6792a259fbd9b0' },
+  { name: 'response: BOUNCE e = 1 with gravity, sphere–sphere on', scene: { spheres: 300, seed: 42, sphereSphere: true, response: { gravityY: -9.81 } }, ticks: 1000, hash: '68de0243812461f4' },
   { name: 'sphere–sphere on, discrete', scene: { spheres: 300, seed: 42, sphereSphere: true, continuous: false }, ticks: 1000, hash: 'e9052dc1ed9142da' },
   { name: 'moving boxes, sphere–sphere on, continuous', scene: { spheres: 300, seed: 42, sphereSphere: true, continuous: true, movingBoxes: 15 }, ticks: 1000, hash: '9447278ac824cc38' },
   { name: 'moving boxes, sphere–sphere on, discrete', scene: { spheres: 300, seed: 42, sphereSphere: true, continuous: false, movingBoxes: 15 }, ticks: 1000, hash: '2f7221eda8613eea' },
