@@ -472,7 +472,7 @@ function mayBlock(physics: Physics, a: number, x: number): boolean {
 
 /**
  * Lists the candidates around W[PX] within `reach` (W[TMP]) plus the radius into `s.near`,
- * ascending, filtered.
+ * ascending, filtered. One query per character and tick: the reach covers everything it may do.
  */
 function query(physics: Physics, s: CharacterState, a: number): void {
   const bp = internalsOf(physics).broadphase;
@@ -544,28 +544,26 @@ function moveCharacter(physics: Physics, s: CharacterState, a: number): void {
     W[VX + 1] = vy + g[1] * gs;
     W[VX + 2] = vz + g[2] * gs;
   }
-  // 2. the carry, on a moving box
+  // the candidates: one query covering the carry, a push-out (up to a radius), the motion, a step
+  // and the snap
   W[CARRY] = W[CARRY + 1] = W[CARRY + 2] = 0;
   const carried = ground !== 0 && (flags[ground] & (BOX | MOVING)) === (BOX | MOVING) && W[LAG] > 0;
+  const cx = carried ? v.x[ground] * dt : 0, cy = carried ? v.y[ground] * dt : 0, cz = carried ? v.z[ground] * dt : 0;
+  W[TMP] = Math.sqrt(cx * cx + cy * cy + cz * cz) + Math.sqrt(dot(VX, VX)) * dt + W[STEP] + W[SNAP] + W[RAD];
+  query(physics, s, a);
+  // 2. the carry, on a moving box
   if (carried) {
-    W[MX] = v.x[ground] * dt;
-    W[MX + 1] = v.y[ground] * dt;
-    W[MX + 2] = v.z[ground] * dt;
-    W[TMP] = Math.sqrt(dot(MX, MX));
-    query(physics, s, a);
+    W[MX] = cx;
+    W[MX + 1] = cy;
+    W[MX + 2] = cz;
     slide(physics, s, a, false, ground, start);
     for (let k = 0; k < 3; k++) W[CARRY + k] = W[PX + k] - W[P0 + k];
-  } else {
-    W[TMP] = 0;
-    query(physics, s, a);
   }
   // 3. push-out
   pushOut(physics, s, a, start);
-  // 4. collide-and-slide; the candidates cover the motion, a step and the snap
+  // 4. collide-and-slide
   for (let k = 0; k < 3; k++) W[MX + k] = W[VX + k] * dt;
-  W[TMP] = Math.sqrt(dot(MX, MX)) + W[STEP] + W[SNAP];
   setScale();
-  query(physics, s, a);
   const hitGround = slide(physics, s, a, walking, 0, start);
   // 5. the ground
   const movedUp = (W[PX] - W[P0] - W[CARRY]) * W[UX] + (W[PX + 1] - W[P0 + 1] - W[CARRY + 1]) * W[UX + 1] + (W[PX + 2] - W[P0 + 2] - W[CARRY + 2]) * W[UX + 2];
