@@ -9,6 +9,7 @@
  * seeded PRNG (`prng.ts`).
  * @module
  */
+import type { Physics } from '../physics/physicsTypes.js';
 import { createRng, type Rng } from './prng.js';
 
 /** Cell side, wall half thickness, wall height (length units). */
@@ -92,4 +93,64 @@ export function driveMaze(input: MazeInput, t: number, ids: ArrayLike<number>, V
     V.z[e] = input.vz[k];
     if (grounded[e] !== 0 && r.next() < 0.005) V.y[e] = 4;
   }
+}
+
+/**
+ * Distance from point (x, y, z) to box `eid` (0 inside), computed independently of the library:
+ * the point is taken into the box's frame with the conjugate of its (normalised) rotation and
+ * clamped to the half extents.
+ */
+export function boxDistance(physics: Physics, eid: number, x: number, y: number, z: number): number {
+  const { Position: P, Box: B } = physics.components;
+  const l = Math.hypot(B.qx[eid], B.qy[eid], B.qz[eid], B.qw[eid]);
+  const qx = -B.qx[eid] / l, qy = -B.qy[eid] / l, qz = -B.qz[eid] / l, qw = B.qw[eid] / l;
+  const px = x - P.x[eid], py = y - P.y[eid], pz = z - P.z[eid];
+  // v' = v + 2w (q × v) + 2 q × (q × v)
+  const tx = 2 * (qy * pz - qz * py), ty = 2 * (qz * px - qx * pz), tz = 2 * (qx * py - qy * px);
+  const lx = px + qw * tx + (qy * tz - qz * ty);
+  const ly = py + qw * ty + (qz * tx - qx * tz);
+  const lz = pz + qw * tz + (qx * ty - qy * tx);
+  const dx = Math.max(0, Math.abs(lx) - B.hx[eid]);
+  const dy = Math.max(0, Math.abs(ly) - B.hy[eid]);
+  const dz = Math.max(0, Math.abs(lz) - B.hz[eid]);
+  return Math.hypot(dx, dy, dz);
+}
+
+/**
+ * The maze check, independent of the library's geometry: the smallest distance from any
+ * character's centre to any box near it, minus the radius (negative: inside), and the lowest
+ * centre height. `near[c]` lists the boxes of maze cell c and its neighbours (`mazeNear`).
+ */
+export function mazeCheck(physics: Physics, side: number, near: number[][], ids: ArrayLike<number>, out: Float64Array): void {
+  const P = physics.components.Position;
+  let worst = Infinity;
+  let lowest = Infinity;
+  for (let k = 0; k < ids.length; k++) {
+    const a = ids[k];
+    const x = P.x[a], y = P.y[a], z = P.z[a];
+    if (y < lowest) lowest = y;
+    const i = Math.min(side - 1, Math.max(0, Math.floor(x / CELL)));
+    const j = Math.min(side - 1, Math.max(0, Math.floor(z / CELL)));
+    for (const b of near[i * side + j]) {
+      const d = boxDistance(physics, b, x, y, z) - MAZE_RADIUS;
+      if (d < worst) worst = d;
+    }
+  }
+  out[0] = worst;
+  out[1] = lowest;
+}
+
+/** The boxes (entity ids `boxes[k]` of `spec.boxes[k]`) near each maze cell: the cell and its neighbours. */
+export function mazeNear(spec: MazeSpec, boxes: number[]): number[][] {
+  const side = spec.side;
+  const near: number[][] = [];
+  for (let c = 0; c < side * side; c++) near.push([]);
+  spec.boxes.forEach((b, k) => {
+    const [x, , z] = b.position;
+    const [hx, , hz] = b.halfExtents;
+    const i0 = Math.max(0, Math.floor((x - hx) / CELL) - 1), i1 = Math.min(side - 1, Math.floor((x + hx) / CELL) + 1);
+    const j0 = Math.max(0, Math.floor((z - hz) / CELL) - 1), j1 = Math.min(side - 1, Math.floor((z + hz) / CELL) + 1);
+    for (let i = i0; i <= i1; i++) for (let j = j0; j <= j1; j++) near[i * side + j].push(boxes[k]);
+  });
+  return near;
 }

@@ -43,23 +43,5 @@ export function walk(physics: Physics, eid: number, vx: number, vz: number): voi
   physics.components.Velocity.z[eid] = vz;
 }
 
-/**
- * Distance from point (x, y, z) to box `eid` (0 inside), computed independently of the library:
- * the point is taken into the box's frame with the conjugate of its (normalised) rotation and
- * clamped to the half extents.
- */
-export function boxDistance(physics: Physics, eid: number, x: number, y: number, z: number): number {
-  const { Position: P, Box: B } = physics.components;
-  const l = Math.hypot(B.qx[eid], B.qy[eid], B.qz[eid], B.qw[eid]);
-  const qx = -B.qx[eid] / l, qy = -B.qy[eid] / l, qz = -B.qz[eid] / l, qw = B.qw[eid] / l;
-  const px = x - P.x[eid], py = y - P.y[eid], pz = z - P.z[eid];
-  // v' = v + 2w (q × v) + 2 q × (q × v)
-  const tx = 2 * (qy * pz - qz * py), ty = 2 * (qz * px - qx * pz), tz = 2 * (qx * py - qy * px);
-  const lx = px + qw * tx + (qy * tz - qz * ty);
-  const ly = py + qw * ty + (qz * tx - qx * tz);
-  const lz = pz + qw * tz + (qx * ty - qy * tx);
-  const dx = Math.max(0, Math.abs(lx) - B.hx[eid]);
-  const dy = Math.max(0, Math.abs(ly) - B.hy[eid]);
-  const dz = Math.max(0, Math.abs(lz) - B.hz[eid]);
-  return Math.hypot(dx, dy, dz);
-}
+
+export { boxDistance } from '../../src/scenes/characterMaze.js';
