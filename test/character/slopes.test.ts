@@ -4,7 +4,8 @@
  * speed and the character never leaves their plane by more than 1e-9 of the scene; ramps of 46° and
  * 60° (walls) block it where a sphere on the floor touches their plane, also when it jumps into them
  * 100 times (never higher than a plain jump's apex); a stair of 0.5 × stepHeight is climbed without
- * a launch, one of 1.5 × stepHeight stops it where the sphere touches the riser's edge.
+ * a launch, one of 1.5 × stepHeight stops it where the sphere touches the riser; stairs are walked
+ * down staying grounded.
  */
 import { describe, expect, it } from 'vitest';
 import { addBox, step } from '../../src/index.js';
@@ -100,11 +101,14 @@ describe('character on ramps (maxSlope 45°)', () => {
   }
 });
 
-describe('character on stairs (stepHeight = radius / 2)', () => {
+describe('character on stairs (stepHeight 0.4, radius 0.5)', () => {
+  // A riser of 0.2 (0.5 × stepHeight) meets the sphere at its edge with a normal 53° from up: a
+  // wall for maxSlope 45°, so it is climbed by the step rule, not walked up as a slope.
+  const STEP = 0.4;
   /** Five steps of height h and tread 1 from x = 1, then a landing. */
   function stairs(f: number) {
     const { physics, floor } = floorWorld();
-    const h = f * (R / 2);
+    const h = f * STEP;
     const steps: number[] = [];
     for (let i = 0; i < 5; i++) steps.push(addBox(physics, { position: [1 + i + 0.5, ((i + 1) * h) / 2, 0], halfExtents: [0.5, ((i + 1) * h) / 2, 5] }));
     const landing = addBox(physics, { position: [16, (5 * h) / 2, 0], halfExtents: [10, (5 * h) / 2, 5] });
@@ -113,9 +117,8 @@ describe('character on stairs (stepHeight = radius / 2)', () => {
 
   it('climbs steps of 0.5 × stepHeight without a launch', () => {
     const { physics, h, landing } = stairs(0.5);
-    const a = character(physics, { position: [-1, R, 0], radius: R });
+    const a = character(physics, { position: [-1, R, 0], radius: R, stepHeight: STEP });
     const { Position: P, Velocity: V, Character: C } = physics.components;
-    expect(C.stepHeight[a]).toBe(R / 2);
     for (let t = 0; t < 200; t++) {
       walk(physics, a, 3, 0);
       step(physics);
@@ -134,9 +137,11 @@ describe('character on stairs (stepHeight = radius / 2)', () => {
 
   it('is stopped by a step of 1.5 × stepHeight where it touches the riser edge', () => {
     const { physics, h, floor } = stairs(1.5);
-    const a = character(physics, { position: [-1, R, 0], radius: R });
+    const a = character(physics, { position: [-1, R, 0], radius: R, stepHeight: STEP });
     const { Position: P, Character: C } = physics.components;
-    const blockX = 1 - Math.sqrt(R * R - (R - h) * (R - h));
+    // the riser (0.6) is higher than the radius: the sphere meets its face
+    expect(h).toBeGreaterThan(R);
+    const blockX = 1 - R;
     for (let t = 0; t < 200; t++) {
       walk(physics, a, 3, 0);
       step(physics);
@@ -149,7 +154,7 @@ describe('character on stairs (stepHeight = radius / 2)', () => {
 
   it('walks down the stairs staying grounded', () => {
     const { physics, h } = stairs(0.5);
-    const a = character(physics, { position: [10, R + 5 * h, 0], radius: R });
+    const a = character(physics, { position: [10, R + 5 * h, 0], radius: R, stepHeight: STEP, snapDistance: STEP });
     const { Position: P, Character: C } = physics.components;
     step(physics); // lands (it starts touching the landing)
     for (let t = 0; t < 300; t++) {
