@@ -91,7 +91,9 @@ const VX = 43;
 const SCALE = 46, RAD = 47, COS = 48, STEP = 49, SNAP = 50, DT = 51;
 /** The rest of the motion, a contact's depth, an obstacle's end-of-tick lag (× its velocity). */
 const TMP = 52, DEPTH = 55, LAG = 56;
-const W = new Float64Array(57);
+/** Argument of `record` (the contact's toi) and of `probe` (the distance): no double crosses a call. */
+const ARG = 57;
+const W = new Float64Array(58);
 
 /** The character's shape for the casts, an obstacle's, the results (per call scratch). */
 const me = new ScratchSphere();
@@ -273,8 +275,11 @@ function copy3(to: number, from: number): void {
   W[to + 2] = W[from + 2];
 }
 
-/** Records the last hit (obstacle `x`, W[HN], W[HP], depth W[DEPTH]) as a contact of character `a`. */
-function record(physics: Physics, s: CharacterState, a: number, x: number, start: number, toi: number): void {
+/**
+ * Records the last hit (obstacle `x`, W[HN], W[HP], depth W[DEPTH], toi W[ARG]) as a contact of
+ * character `a`.
+ */
+function record(physics: Physics, s: CharacterState, a: number, x: number, start: number): void {
   const list = s.list;
   const sphere = (internalsOf(physics).flags[x] & SPHERE) !== 0;
   const swap = sphere && x < a;
@@ -295,7 +300,7 @@ function record(physics: Physics, s: CharacterState, a: number, x: number, start
   list.px[i] = swap ? W[PX] - r * W[HN] : W[HP];
   list.py[i] = swap ? W[PX + 1] - r * W[HN + 1] : W[HP + 1];
   list.pz[i] = swap ? W[PX + 2] - r * W[HN + 2] : W[HP + 2];
-  list.toi[i] = toi;
+  list.toi[i] = W[ARG];
   list.flags[i] = 0;
 }
 
@@ -333,7 +338,8 @@ function slide(physics: Physics, s: CharacterState, a: number, walking: boolean,
     }
     advanceToHit();
     W[DEPTH] = 0;
-    record(physics, s, a, x, start, W[HT]);
+    W[ARG] = W[HT];
+    record(physics, s, a, x, start);
     if (isDynamic(flags[x])) push(physics, a, x);
     if (walkable(HN)) {
       ground = x;
@@ -406,13 +412,13 @@ function tryStep(physics: Physics, s: CharacterState, skip: number): number {
 }
 
 /**
- * Looks for ground below W[PX] within `dist` (length units): casts down, and (`slideOff`) slides
+ * Looks for ground below W[PX] within W[ARG] (length units): casts down, and (`slideOff`) slides
  * off steep surfaces on the way (up to three). On walkable ground it stays there (snapped) and
  * returns the obstacle, with W[GN], W[GP]; else W[PX] is as it was and 0.
  */
-function probe(physics: Physics, s: CharacterState, dist: number, slideOff: boolean): number {
+function probe(physics: Physics, s: CharacterState, slideOff: boolean): number {
   copy3(SP, PX);
-  for (let k = 0; k < 3; k++) W[MX + k] = -dist * W[UX + k];
+  for (let k = 0; k < 3; k++) W[MX + k] = -W[ARG] * W[UX + k];
   for (let it = 0; it < 3; it++) {
     const x = castAll(physics, s, 0);
     if (x === 0) break;
@@ -457,7 +463,8 @@ function pushOut(physics: Physics, s: CharacterState, a: number, start: number):
     }
     if (deepest === 0) return;
     W[DEPTH] = depth;
-    record(physics, s, a, deepest, start, 0);
+    W[ARG] = 0;
+    record(physics, s, a, deepest, start);
     for (let k = 0; k < 3; k++) W[PX + k] += depth * W[HN + k];
   }
 }
@@ -568,15 +575,21 @@ function moveCharacter(physics: Physics, s: CharacterState, a: number): void {
   // 5. the ground
   const movedUp = (W[PX] - W[P0] - W[CARRY]) * W[UX] + (W[PX + 1] - W[P0 + 1] - W[CARRY + 1]) * W[UX + 1] + (W[PX + 2] - W[P0 + 2] - W[CARRY + 2]) * W[UX + 2];
   let found = 0;
-  if (walking) found = probe(physics, s, W[SNAP], true);
-  else if (!(movedUp > 0) || hitGround !== 0) found = probe(physics, s, PROBE * W[SCALE], false);
+  if (walking) {
+    W[ARG] = W[SNAP];
+    found = probe(physics, s, true);
+  } else if (!(movedUp > 0) || hitGround !== 0) {
+    W[ARG] = PROBE * W[SCALE];
+    found = probe(physics, s, false);
+  }
   // 6. push-out (rounding), contacts, outputs
   pushOut(physics, s, a, start);
   if (found !== 0) {
     copy3(HN, GN);
     copy3(HP, GP);
     W[DEPTH] = 0;
-    record(physics, s, a, found, start, ground === found ? 0 : 1);
+    W[ARG] = ground === found ? 0 : 1;
+    record(physics, s, a, found, start);
   }
   C.grounded[a] = found !== 0 ? 1 : 0;
   C.groundEid[a] = found;
