@@ -176,6 +176,7 @@ export function createPhysics(world: World, options: PhysicsOptions = {}): Physi
       response: null,
       characterCount: 0,
       character: null,
+      interpolation: null,
       unobserve: [],
       destroyed: false,
       queries: undefined,
