@@ -16,7 +16,7 @@ export {
 // Components
 export type {
   Vec3Store, PositionComponent, VelocityComponent, SphereComponent, BoxComponent, ContactComponent,
-  CollisionFilterComponent, ResponseComponent, ResponseModeValue, PhysicsComponents,
+  CollisionFilterComponent, ResponseComponent, ResponseModeValue, PhysicsComponents, CharacterComponent,
 } from '../components/index.js';
 export { ResponseMode } from '../components/index.js';
 
@@ -32,6 +32,8 @@ export {
   addSphere, addBox, removeBody,
   setPosition, setVelocity, setRadius, setHalfExtents, setRotation,
 } from './physics/bodies.js';
+export type { CharacterOptions } from './character/addCharacter.js';
+export { addCharacter } from './character/addCharacter.js';
 export type { ContactIndex } from './contacts/contactsOf.js';
 export { contactsOf, readContactOf, ContactOf } from './contacts/contactsOf.js';
 export { hashPhysicsState, hashPhysicsStateWords } from './snapshot/stateHash.js';

@@ -11,6 +11,7 @@ import type { BroadphaseState } from '../step/broadphaseState.js';
 import type { PhysicsComponents } from '../../components/index.js';
 import type { IdList, Physics } from './physicsTypes.js';
 import type { QueryState } from '../queries/queryState.js';
+import type { CharacterState } from '../character/characterState.js';
 import type { InterpolationState } from '../debug/interpolation.js';
 
 /** The key of the internal state on a physics instance. */
@@ -53,6 +54,10 @@ export interface PhysicsInternal {
   responseCount: number;
   /** Buffers of the collision response (created at its first tick). */
   response: ResponseState | null;
+  /** Entities holding the Character component (the character stage runs only when > 0). */
+  characterCount: number;
+  /** Buffers of the character controller (src/character, created at its first tick). */
+  character: CharacterState | null;
   unobserve: Array<() => void>;
   /** Set by `destroyPhysics`: every helper and step then throws. */
   destroyed: boolean;
