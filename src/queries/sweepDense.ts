@@ -10,7 +10,7 @@
  *   is capped by the best hit (closest mode). An axis the direction does not move along is tested
  *   as an interval instead. A body whose bounds pass goes to candidate.ts (once per query, the
  *   filter, the exact cast).
- * - The grid's big items (covering many cells, the run after its last cell) get the same test first.
+ * - The grid's big items (covering many cells, the big run after its last cell) get the same test first.
  * The per-query constants of the walk (slab terms, faces, the ray walk's state, the swept bounds)
  * are private scratch of this file, written at the start of every sweep before any is read: nothing
  * carries from one query to the next (the query's arguments, best hit and mode are in the
@@ -116,11 +116,11 @@ function walkRay(physics: Physics, s: QueryState, g: DenseGrid): void {
   }
   w[DR_TMAX] = q[QI_DIST];
   if (!denseRayBegin(g, w)) return;
-  const every = s.every, best = s.best, start = g.cellStart;
+  const every = s.every, best = s.best, run = g.cellRun;
   for (;;) {
     const c = denseRayNext(g, w);
     if (c < 0 || (!every && w[DR_ENTRY] > best[BH_DIST])) return;
-    testRun(physics, s, g, start[c], start[c + 1]);
+    testRun(physics, s, g, run[2 * c], run[2 * c + 1]);
   }
 }
 
@@ -145,11 +145,11 @@ function sweptCells(q: Float64Array, g: DenseGrid): number {
 
 /** Tests every entry of the cells in `g.range` (set by {@link sweptCells}), row by row. */
 function scanRange(physics: Physics, s: QueryState, g: DenseGrid): void {
-  const r = g.range, start = g.cellStart;
+  const r = g.range, run = g.cellRun;
   for (let z = r[2]; z <= r[5]; z++) {
     for (let y = r[1]; y <= r[4]; y++) {
       const row = g.nx * (y + g.ny * z);
-      testRun(physics, s, g, start[row + r[0]], start[row + r[3] + 1]);
+      for (let c = row + r[0]; c <= row + r[3]; c++) testRun(physics, s, g, run[2 * c], run[2 * c + 1]);
     }
   }
 }
@@ -181,7 +181,7 @@ function walkThick(physics: Physics, s: QueryState, g: DenseGrid): void {
     const x = w[TR_CX], y = w[TR_CX + 1], z = w[TR_CX + 2];
     if (x < 0 || y < 0 || z < 0 || x >= nx || y >= ny || z >= nz) continue;
     const c = x + nx * (y + ny * z);
-    testRun(physics, s, g, g.cellStart[c], g.cellStart[c + 1]);
+    testRun(physics, s, g, g.cellRun[2 * c], g.cellRun[2 * c + 1]);
   }
 }
 
@@ -195,7 +195,8 @@ export function sweepDense(physics: Physics, s: QueryState): void {
   prepare(q);
   const g = s.dense;
   if (g.nx === 0) return;
-  testRun(physics, s, g, g.bigStart, g.cellStart[g.nx * g.ny * g.nz + 1]);
+  const big = g.nx * g.ny * g.nz;
+  testRun(physics, s, g, g.cellRun[2 * big], g.cellRun[2 * big + 1]);
   const reach = Math.max(Math.abs(q[QI_O]), Math.abs(q[QI_O + 1]), Math.abs(q[QI_O + 2]));
   PAD[0] = 1e-10 * (reach + q[QI_DIST] + q[QI_RADIUS]);
   // A ray whose rounding stays well inside the grid's padding takes the DDA: its errors scale with
