@@ -35,9 +35,10 @@ export {
 export type { ContactIndex } from './contacts/contactsOf.js';
 export { contactsOf, readContactOf, ContactOf } from './contacts/contactsOf.js';
 export { hashPhysicsState, hashPhysicsStateWords } from './snapshot/stateHash.js';
-export type { QueryHit, QueryFilter, HitList, EntityList } from './queries/hitLists.js';
-export { createHitList, createEntityList } from './queries/hitLists.js';
+export type { QueryHit, QueryFilter, HitList, EntityList, BatchHits } from './queries/hitLists.js';
+export { createHitList, createEntityList, createBatchHits } from './queries/hitLists.js';
 export { castRay, castSphere, castRayAll, castSphereAll } from './queries/cast.js';
+export { castRays, castSpheres } from './queries/batch.js';
 export { overlapSphere, overlapBox } from './queries/overlap.js';
 export type { SnapshotOptions } from './snapshot/format.js';
 export { snapshotSize, saveSnapshot } from './snapshot/writer.js';

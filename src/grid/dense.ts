@@ -467,10 +467,13 @@ function listItem(g: DenseGrid, out: QueryOut, i: number): void {
   out.ids[out.count++] = g.ids[i];
 }
 
-/** Lists the items of run `c` whose bounds meet `q` (see {@link denseQueryBounds}). */
-function listRun(g: DenseGrid, out: QueryOut, q: ArrayLike<number>, c: number): void {
-  const eb = g.bounds, items = g.entryItems, end = g.cellRun[2 * c + 1];
-  for (let k = g.cellRun[2 * c]; k < end; k++) if (meets(eb, 6 * items[k], q)) listItem(g, out, items[k]);
+/** Lists the items of the runs `c0 ..= c1` (a row's cells, or the big run) whose bounds meet `q` (see {@link denseQueryBounds}). */
+function listRuns(g: DenseGrid, out: QueryOut, q: ArrayLike<number>, c0: number, c1: number): void {
+  const eb = g.bounds, items = g.entryItems, run = g.cellRun;
+  for (let c = c0; c <= c1; c++) {
+    const end = run[2 * c + 1];
+    for (let k = run[2 * c]; k < end; k++) if (meets(eb, 6 * items[k], q)) listItem(g, out, items[k]);
+  }
 }
 
 /**
@@ -485,13 +488,14 @@ export function denseQueryBounds(g: DenseGrid, out: QueryOut, q: ArrayLike<numbe
   }
   g.stampValue++;
   if (g.nx === 0) return;
-  listRun(g, out, q, g.nx * g.ny * g.nz);
+  const big = g.nx * g.ny * g.nz;
+  listRuns(g, out, q, big, big);
   if (denseRange(g, q, 0) === 0) return;
   const r = g.range;
   for (let z = r[2]; z <= r[5]; z++) {
     for (let y = r[1]; y <= r[4]; y++) {
       const row = g.nx * (y + g.ny * z);
-      for (let x = r[0]; x <= r[3]; x++) listRun(g, out, q, row + x);
+      listRuns(g, out, q, row + r[0], row + r[3]);
     }
   }
 }

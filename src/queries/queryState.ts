@@ -120,6 +120,13 @@ export interface QueryState {
   motion: ScratchVec3;
   /** The result of one exact cast. */
   cast: ScratchCast;
+  /** A batch's casts in walking order (batch.ts), and its second buffer for the radix sort. */
+  batchOrder: Int32Array;
+  batchSwap: Int32Array;
+  /** Per cast of a batch: the dense grid's cell of its start (the sort key). */
+  batchKeys: Int32Array;
+  /** The radix sort's digit counts (2^11). */
+  batchCounts: Int32Array;
 }
 
 /** A fresh query state (grids and scratch grown on demand). */
@@ -154,5 +161,9 @@ export function createQueryState(): QueryState {
     queryBox: new Box(),
     motion: new Vec3(),
     cast: new Cast(),
+    batchOrder: new Int32Array(64),
+    batchSwap: new Int32Array(64),
+    batchKeys: new Int32Array(64),
+    batchCounts: new Int32Array(2048),
   };
 }
