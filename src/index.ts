@@ -43,6 +43,7 @@ export { overlapSphere, overlapBox } from './queries/overlap.js';
 export type { SnapshotOptions } from './snapshot/format.js';
 export { snapshotSize, saveSnapshot } from './snapshot/writer.js';
 export { restoreSnapshot, SnapshotMismatchError, type RestoreOptions } from './snapshot/reader.js';
+export { createRollbackRing, saveRollback, restoreRollback, MAX_ROLLBACK_DEPTH, type RollbackRing } from './snapshot/rollback.js';
 export type { SnapshotProblem } from './snapshot/error.js';
 /**
  * Late join: the entity ids (alive ids, and removed ids in bitecs's recycle order) and the body
@@ -60,6 +61,7 @@ export {
 export type { FixedStepper } from './physics/fixedStep.js';
 export { createFixedStepper, fixedStepAdvance } from './physics/fixedStep.js';
 export type { DebugLines, DebugColor, DebugColors, DebugRenderOptions } from './debug/debugRender.js';
+export { enableInterpolation, disableInterpolation, interpolatePose, interpolatePoses, type PoseStore } from './debug/interpolation.js';
 export { debugRender, createDebugLines, debugLinesCreate, DEBUG_SPHERE_SEGMENTS, DEBUG_CONTACT_LENGTH } from './debug/debugRender.js';
 
 // Systems
