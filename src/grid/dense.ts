@@ -173,15 +173,10 @@ function chooseTable(g: DenseGrid): boolean {
   const e = Math.max(ex, ey, ez);
   for (let a = 0; a < 3; a++) f[DG_X0 + a] -= pad;
   let side = f[DG_SIDE];
-  // With a wanted side, one cell more than the union needs on each axis, its room split between
-  // both ends: items that move by less than half a cell past the union stay in the table
-  // (`denseUpdate`). A chosen side (no wanted one: tiny worlds too, down to subnormal sides) keeps
-  // the table tight.
-  const extra = side > 0 && side < Infinity ? 2 : 1;
-  if (extra === 1) side = Math.max(cubeRoot((ex * ey * ez) / g.count), e / g.count);
+  if (!(side > 0 && side < Infinity)) side = Math.max(cubeRoot((ex * ey * ez) / g.count), e / g.count);
   const limit = 4 * g.count + 64;
   for (let round = 0; round < 8; round++) {
-    const nx = Math.floor(ex / side) + extra, ny = Math.floor(ey / side) + extra, nz = Math.floor(ez / side) + extra;
+    const nx = Math.floor(ex / side) + 1, ny = Math.floor(ey / side) + 1, nz = Math.floor(ez / side) + 1;
     const cells = nx * ny * nz;
     if (!(side < Infinity)) return false;
     if (cells <= limit) {
@@ -190,16 +185,12 @@ function chooseTable(g: DenseGrid): boolean {
       g.nz = nz;
       f[DG_SIDE] = side;
       f[DG_INV] = 1 / side;
-      for (let a = 0; a < 3; a++) {
-        const span = (a === 0 ? nx : a === 1 ? ny : nz) * side;
-        if (extra === 2) f[DG_X0 + a] -= 0.5 * (span - (a === 0 ? ex : a === 1 ? ey : ez));
-        f[DG_X1 + a] = f[DG_X0 + a] + span;
-      }
+      for (let a = 0; a < 3; a++) f[DG_X1 + a] = f[DG_X0 + a] + (a === 0 ? nx : a === 1 ? ny : nz) * side;
       return true;
     }
     // Grown by the cells' excess, and at least enough for the longest axis to lose a cell (near the
     // limit the cube root alone is too small a step to change the rounded counts).
-    const n = Math.max(nx, ny, nz) + 1 - extra;
+    const n = Math.max(nx, ny, nz);
     side = 1.001 * Math.max(side * cubeRoot(cells / limit), n > 1 ? e / (n - 1) : side);
   }
   return false;
