@@ -203,6 +203,15 @@ export class PredictedClient {
     return new PredictedClient(room as Room<unknown, ArenaState>, o);
   }
 
+  /**
+   * The first tick the server cannot have run yet, as estimated at the last `update`: the local
+   * stick applies to predicted ticks from this one on (a client lagging behind the server, e.g.
+   * starved of CPU, predicts without it until it is ahead again).
+   */
+  get inputTick(): number {
+    return this.firstInputTick;
+  }
+
   /** The tick the replica is at (predicted), −1 before the join state. */
   get predictedTick(): number {
     return this.sim === undefined ? -1 : this.sim.physics.tick;
