@@ -173,6 +173,7 @@ export function createPhysics(world: World, options: PhysicsOptions = {}): Physi
       maxIterations: options.maxIterations ?? 4,
       responseCount: 0,
       response: null,
+      interpolation: null,
       unobserve: [],
       destroyed: false,
       queries: undefined,
