@@ -25,7 +25,7 @@
  * Everything here runs in browsers as in Node (no Node imports).
  */
 import { Client, type Room } from '@colyseus/sdk';
-import { createRollbackRing, restoreRollback, saveRollback, type RollbackRing } from '../../src/index.js';
+import { createRollbackRing, enableInterpolation, restoreRollback, saveRollback, type RollbackRing } from '../../src/index.js';
 import { hashWords, loadJoinState, steerPlayer, TICK_RATE, type Sim } from './sim.js';
 import { ArenaState } from './state.js';
 import {
@@ -59,6 +59,11 @@ export interface PredictedClientOptions {
   maxStepsPerUpdate?: number;
   /** Ticks of lead beyond the measured round trip (default 2; raised by one for each late input, then lowered again). */
   safetyTicks?: number;
+  /**
+   * Keep the moving bodies' previous poses for drawing between ticks (`enableInterpolation` on each
+   * replica built; then `interpolatePoses(client.sim.physics, alpha, out)`). Default false.
+   */
+  interpolation?: boolean;
   /** Report each confirmed tick's hash to the server (default true). */
   reportHashes?: boolean;
   /** Ask for the join state again after a mismatch (default true). */
@@ -342,6 +347,7 @@ export class PredictedClient {
     const state = loadJoinState(bytes);
     const sim = state.sim;
     this.sim = sim;
+    if (this.o.interpolation === true) enableInterpolation(sim.physics);
     this.ring = createRollbackRing(sim.physics, this.depth);
     this.confirmedTick = state.tick;
     if (this.joinTick < 0) this.joinTick = state.tick;
