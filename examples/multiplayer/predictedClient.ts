@@ -144,7 +144,11 @@ export class PredictedClient {
   private readonly knownDx = new Int8Array(MAX_PLAYERS);
   private readonly knownDz = new Int8Array(MAX_PLAYERS);
   private knownN = 0;
-  /** The server's clock: max over recent arrivals of (tick − arrival / TICK_MS), in two 2 s windows. */
+  /**
+   * The server's clock: max over recent arrivals of (tick − arrival / TICK_MS), in two 1 s windows:
+   * a late message does not pull it back, and a server that fell behind (it drops time after a long
+   * stall) is followed within 2 s.
+   */
   private clockCur = -Infinity;
   private clockPrev = -Infinity;
   private clockWindow = 0;
@@ -365,7 +369,7 @@ export class PredictedClient {
     this.serverTick = h.tick;
     const now = performance.now();
     const sample = h.tick - now / TICK_MS;
-    if (now - this.clockWindow > 2000) {
+    if (now - this.clockWindow > 1000) {
       this.clockPrev = this.clockCur;
       this.clockCur = sample;
       this.clockWindow = now;
