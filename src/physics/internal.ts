@@ -43,6 +43,11 @@ export interface PhysicsInternal {
   gravity: Float64Array;
   /** 1 when `gravity` is not zero (an integer flag: read by once-per-tick code). */
   gravityOn: number;
+  /**
+   * The dynamic bodies' Velocity before this tick's gravity (3 slots per entity id; step/gravity.ts),
+   * restored when a later stage of the broadphase throws. Created at the first tick with gravity.
+   */
+  gravityUndo?: Float64Array;
   /** Impacts resolved per dynamic body per tick. */
   maxIterations: number;
   /** Entities holding the Response component (the response runs only when > 0). */

@@ -13,7 +13,8 @@
  *    `movingBoxes` and `sphereSphere` (for `findPairs`).
  * 3. `applyGravity` (step/gravity.ts) reads gravity, dt and the body flags; adds gravity × dt to
  *    the Velocity of the dynamic bodies (throwing first, with nothing written, when gravity × dt
- *    is not finite).
+ *    is not finite), keeping the velocities it replaced: when `findPairs` throws (the contact
+ *    budget), `undoGravity` puts them back, so a step that throws has changed nothing.
  * 4. `findPairs` (step/findPairs.ts) reads Position, Velocity, the shapes, the filters, dt and the
  *    scan's counts; writes the static and dynamic grids, the candidate pairs (`pairs`) and the work counters.
  * 5. `testPairs` (step/testPairs.ts) reads the candidate pairs, Position, Velocity, the shapes and
@@ -54,7 +55,7 @@ import { moveCharacters } from '../character/moveCharacters.js';
 import { clearPurged } from './clearPurged.js';
 import { diffContacts } from '../contacts/contactDiff.js';
 import { findPairs } from './findPairs.js';
-import { applyGravity } from './gravity.js';
+import { applyGravity, undoGravity } from './gravity.js';
 import { checkStatic } from './checkStatic.js';
 import { scanBodies } from './scanBodies.js';
 import { integrate } from './integrate.js';
@@ -92,7 +93,14 @@ export function runBroadphase(physics: Physics): void {
   checkStatic(physics);
   scanBodies(physics);
   applyGravity(physics);
-  findPairs(physics);
+  try {
+    findPairs(physics);
+  } catch (e) {
+    // The contact budget: gravity was the only write so far, and it is undone (a step that throws
+    // leaves the world as it was).
+    undoGravity(physics);
+    throw e;
+  }
 }
 
 /**
