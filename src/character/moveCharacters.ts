@@ -93,7 +93,9 @@ const SCALE = 46, RAD = 47, COS = 48, STEP = 49, SNAP = 50, DT = 51;
 const TMP = 52, DEPTH = 55, LAG = 56;
 /** Argument of `record` (the contact's toi) and of `probe` (the distance): no double crosses a call. */
 const ARG = 57;
-const W = new Float64Array(58);
+/** Result of `dot`. */
+const DOT = 58;
+const W = new Float64Array(59);
 
 /** The character's shape for the casts, an obstacle's, the results (per call scratch). */
 const me = new ScratchSphere();
@@ -103,8 +105,14 @@ const otherBox = new ScratchBox();
 const cast = new ScratchCast();
 const contact = new ScratchContact();
 
-function dot(a: number, b: number): number {
-  return W[a] * W[b] + W[a + 1] * W[b + 1] + W[a + 2] * W[b + 2];
+/**
+ * W[DOT] = W[a..a+2] · W[b..b+2]. The result travels in W, not as a return value: a double returned
+ * from a call that V8 does not inline is boxed (docs/internals.md, performance idiom 1), and in the
+ * character stage's deep inlining the inliner's budget runs out (measured: about 1.8 KB per tick at
+ * 300 characters, test/character/allocation.test.ts).
+ */
+function dot(a: number, b: number): void {
+  W[DOT] = W[a] * W[b] + W[a + 1] * W[b + 1] + W[a + 2] * W[b + 2];
 }
 
 /** Loads obstacle `x` at its end-of-tick pose into `otherSphere` or `otherBox`; returns whether it is a sphere. */
@@ -142,7 +150,8 @@ function loadMe(): void {
  * lower id (candidates are in ascending id).
  */
 function castAll(physics: Physics, s: CharacterState, skip: number): number {
-  const len2 = dot(MX, MX);
+  dot(MX, MX);
+  const len2 = W[DOT];
   if (!(len2 > 0)) return 0;
   const len = Math.sqrt(len2);
   loadMe();
@@ -191,12 +200,14 @@ function advanceToHit(): void {
 
 /** Whether the normal at slot `n` is ground (within maxSlope of up). */
 function walkable(n: number): boolean {
-  return dot(n, UX) >= W[COS];
+  dot(n, UX);
+  return W[DOT] >= W[COS];
 }
 
 /** Removes from W[MX] its component into the unit normal at slot `n` when it moves into it. */
 function clipInto(n: number): void {
-  const d = dot(MX, n);
+  dot(MX, n);
+  const d = W[DOT];
   if (!(d < 0)) return;
   for (let k = 0; k < 3; k++) W[MX + k] -= d * W[n + k];
 }
@@ -211,21 +222,25 @@ function clipInto(n: number): void {
  * ceiling (n·u < 0) clips the motion.
  */
 function clip(n: number, walking: boolean): void {
-  const nu = dot(n, UX);
+  dot(n, UX);
+  const nu = W[DOT];
   if (nu >= W[COS]) {
     if (!walking) {
       clipInto(n);
       return;
     }
-    const mu = dot(MX, UX);
+    dot(MX, UX);
+    const mu = W[DOT];
     for (let k = 0; k < 3; k++) W[MX + k] -= mu * W[UX + k];
-    const k1 = dot(MX, n) / nu;
+    dot(MX, n);
+    const k1 = W[DOT] / nu;
     for (let k = 0; k < 3; k++) W[MX + k] -= k1 * W[UX + k];
     return;
   }
   if (nu > 0) {
     for (let k = 0; k < 3; k++) W[TMP + k] = W[n + k] - nu * W[UX + k];
-    const l = Math.sqrt(dot(TMP, TMP));
+    dot(TMP, TMP);
+    const l = Math.sqrt(W[DOT]);
     for (let k = 0; k < 3; k++) W[TMP + k] /= l;
     clipInto(TMP);
   }
@@ -239,26 +254,32 @@ function clip(n: number, walking: boolean): void {
 function addPlane(planes: number): number {
   const o = PL + 3 * planes;
   for (let k = 0; k < 3; k++) W[o + k] = W[HN + k];
-  const len = Math.sqrt(dot(MX, MX));
+  dot(MX, MX);
+  const len = Math.sqrt(W[DOT]);
   for (let i = 0; i < planes; i++) {
     const pi = PL + 3 * i;
-    if (!(dot(MX, pi) < -APPROACH_EPS * len)) continue;
+    dot(MX, pi);
+    if (!(W[DOT] < -APPROACH_EPS * len)) continue;
     // crease of plane i and the new one
     const ax = W[pi], ay = W[pi + 1], az = W[pi + 2];
     const bx = W[o], by = W[o + 1], bz = W[o + 2];
     W[TMP] = ay * bz - az * by;
     W[TMP + 1] = az * bx - ax * bz;
     W[TMP + 2] = ax * by - ay * bx;
-    const c2 = dot(TMP, TMP);
+    dot(TMP, TMP);
+    const c2 = W[DOT];
     if (!(c2 > 1e-20)) {
       W[MX] = W[MX + 1] = W[MX + 2] = 0;
       return planes + 1;
     }
-    const k1 = dot(MX, TMP) / c2;
+    dot(MX, TMP);
+    const k1 = W[DOT] / c2;
     for (let k = 0; k < 3; k++) W[MX + k] = k1 * W[TMP + k];
-    const len2 = Math.sqrt(dot(MX, MX));
+    dot(MX, MX);
+    const len2 = Math.sqrt(W[DOT]);
     for (let j = 0; j <= planes; j++) {
-      if (dot(MX, PL + 3 * j) < -APPROACH_EPS * len2) {
+      dot(MX, PL + 3 * j);
+      if (W[DOT] < -APPROACH_EPS * len2) {
         W[MX] = W[MX + 1] = W[MX + 2] = 0;
         break;
       }
@@ -341,11 +362,14 @@ function slide(physics: Physics, s: CharacterState, a: number, walking: boolean,
     W[ARG] = W[HT];
     record(physics, s, a, x, start);
     if (isDynamic(flags[x])) push(physics, a, x);
-    if (walkable(HN)) {
+    dot(HN, UX);
+    const nu = W[DOT];
+    if (nu >= W[COS]) {
+      // walkable
       ground = x;
       copy3(GN, HN);
       copy3(GP, HP);
-    } else if (walking && !stepped && W[STEP] > 0 && dot(HN, UX) > -1e-9) {
+    } else if (walking && !stepped && W[STEP] > 0 && nu > -1e-9) {
       stepped = true;
       const g = tryStep(physics, s, skip);
       if (g !== 0) {
@@ -357,7 +381,8 @@ function slide(physics: Physics, s: CharacterState, a: number, walking: boolean,
     }
     clip(HN, walking);
     planes = addPlane(planes);
-    if (!(dot(MX, MX) > 0)) return ground;
+    dot(MX, MX);
+    if (!(W[DOT] > 0)) return ground;
   }
   return ground;
 }
@@ -372,11 +397,14 @@ function slide(physics: Physics, s: CharacterState, a: number, walking: boolean,
 function tryStep(physics: Physics, s: CharacterState, skip: number): number {
   copy3(SP, PX);
   copy3(SM, MX);
-  const foot = dot(PX, UX) - W[RAD];
-  const mu = dot(MX, UX);
+  dot(PX, UX);
+  const foot = W[DOT] - W[RAD];
+  dot(MX, UX);
+  const mu = W[DOT];
   for (let k = 0; k < 3; k++) W[MX + k] -= mu * W[UX + k];
   copy3(TMP, MX); // the horizontal motion
-  const hLen2 = dot(TMP, TMP);
+  dot(TMP, TMP);
+  const hLen2 = W[DOT];
   const h = W[STEP];
   if (hLen2 > 0) {
     // up
@@ -396,12 +424,15 @@ function tryStep(physics: Physics, s: CharacterState, skip: number): number {
         // down, by the height gained
         for (let k = 0; k < 3; k++) W[MX + k] = -up * W[UX + k];
         const g = castAll(physics, s, skip);
-        if (g !== 0 && walkable(HN) && dot(HP, UX) - foot <= h * (1 + 1e-9) + 1e-12 * W[SCALE]) {
-          advanceToHit();
-          copy3(GN, HN);
-          copy3(GP, HP);
-          copy3(MX, TMP);
-          return g;
+        if (g !== 0 && walkable(HN)) {
+          dot(HP, UX);
+          if (W[DOT] - foot <= h * (1 + 1e-9) + 1e-12 * W[SCALE]) {
+            advanceToHit();
+            copy3(GN, HN);
+            copy3(GP, HP);
+            copy3(MX, TMP);
+            return g;
+          }
         }
       }
     }
@@ -430,7 +461,8 @@ function probe(physics: Physics, s: CharacterState, slideOff: boolean): number {
     }
     if (!slideOff) break;
     clip(HN, false);
-    if (!(dot(MX, MX) > 1e-24 * W[SCALE] * W[SCALE])) break;
+    dot(MX, MX);
+    if (!(W[DOT] > 1e-24 * W[SCALE] * W[SCALE])) break;
   }
   copy3(PX, SP);
   return 0;
@@ -556,7 +588,8 @@ function moveCharacter(physics: Physics, s: CharacterState, a: number): void {
   W[CARRY] = W[CARRY + 1] = W[CARRY + 2] = 0;
   const carried = ground !== 0 && (flags[ground] & (BOX | MOVING)) === (BOX | MOVING) && W[LAG] > 0;
   const cx = carried ? v.x[ground] * dt : 0, cy = carried ? v.y[ground] * dt : 0, cz = carried ? v.z[ground] * dt : 0;
-  W[TMP] = Math.sqrt(cx * cx + cy * cy + cz * cz) + Math.sqrt(dot(VX, VX)) * dt + W[STEP] + W[SNAP] + W[RAD];
+  dot(VX, VX);
+  W[TMP] = Math.sqrt(cx * cx + cy * cy + cz * cz) + Math.sqrt(W[DOT]) * dt + W[STEP] + W[SNAP] + W[RAD];
   query(physics, s, a);
   // 2. the carry, on a moving box
   if (carried) {

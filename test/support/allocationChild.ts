@@ -16,13 +16,15 @@ export interface AllocationChildOptions {
   args?: string[];
   /** Milliseconds before the child is killed. */
   timeout: number;
+  /** Extra node flags before the child (e.g. `--no-concurrent-recompilation`). */
+  nodeFlags?: string[];
 }
 
 /** Runs `child` (an absolute path) and parses the last line it prints. */
-export async function runAllocationChild<T>(child: string, { args = [], timeout }: AllocationChildOptions): Promise<T> {
+export async function runAllocationChild<T>(child: string, { args = [], timeout, nodeFlags = [] }: AllocationChildOptions): Promise<T> {
   const { stdout } = await run(
     process.execPath,
-    ['--expose-gc', '--min-semi-space-size=128', '--max-semi-space-size=128', '--import', 'tsx', child, ...args],
+    ['--expose-gc', ...nodeFlags, '--min-semi-space-size=128', '--max-semi-space-size=128', '--import', 'tsx', child, ...args],
     { cwd: root, timeout, maxBuffer: 1 << 20 },
   );
   return JSON.parse(stdout.trim().split('\n').pop()!) as T;
