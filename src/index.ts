@@ -16,7 +16,7 @@ export {
 // Components
 export type {
   Vec3Store, PositionComponent, VelocityComponent, SphereComponent, BoxComponent, ContactComponent,
-  CollisionFilterComponent, ResponseComponent, ResponseModeValue, PhysicsComponents,
+  CollisionFilterComponent, ResponseComponent, MaterialComponent, ResponseModeValue, PhysicsComponents,
 } from '../components/index.js';
 export { ResponseMode } from '../components/index.js';
 

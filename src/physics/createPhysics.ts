@@ -16,7 +16,7 @@ import { BodyFlags, type Physics, type PhysicsOptions } from './physicsTypes.js'
 import { checkLive, INTERNAL, internalsOf, type PhysicsState } from './internal.js';
 import { createBroadphaseState } from '../step/broadphaseState.js';
 
-const { SPHERE, BOX, MOVING, SENSOR, FILTER, HAS_CONTACT, RESPONSE } = BodyFlags;
+const { SPHERE, BOX, MOVING, SENSOR, FILTER, HAS_CONTACT, RESPONSE, MATERIAL } = BodyFlags;
 const GRAVITY = vectorField('options.gravity', ['options.gravity.x', 'options.gravity.y', 'options.gravity.z']);
 const gravityIn = new Float64Array(3);
 const DEFAULT_GROUP = 1;
@@ -219,11 +219,19 @@ function registerObservers(physics: Physics, own: PhysicsComponents): void {
   on(onAdd(c.Response), (eid) => {
     if ((internal.flags[eid] & RESPONSE) === 0) internal.responseCount++;
     setFlag(RESPONSE)(eid);
+    // The defaults of the fields added since the first Response (a recycled id keeps no old values).
+    c.Response.damping[eid] = 0;
+    c.Response.gravityScale[eid] = 1;
   });
   on(onRemove(c.Response), (eid) => {
     if ((internal.flags[eid] & RESPONSE) !== 0) internal.responseCount--;
     clearFlag(RESPONSE)(eid);
   });
+  on(onAdd(c.Material), (eid) => {
+    setFlag(MATERIAL)(eid);
+    c.Material.friction[eid] = 0;
+  });
+  on(onRemove(c.Material), clearFlag(MATERIAL));
   on(onAdd(c.Sensor), setFlag(SENSOR));
   on(onRemove(c.Sensor), clearFlag(SENSOR));
   on(onAdd(c.Box), (eid) => {

@@ -28,6 +28,7 @@ import { internalsOf } from '../physics/internal.js';
 import { BodyFlags, ContactFlags, type Physics } from '../physics/physicsTypes.js';
 import { heapPush } from './eventQueue.js';
 import { isRecorded, recordContact, RI_DEPTH, RI_NX, RI_PX, RI_TOI } from './contactRecords.js';
+import type { ScratchSphere, ScratchVec3 } from '../geometry/scratch.js';
 import { addConstraint } from './solver.js';
 import { DYNAMIC, R_CASTS, reserveEvents, type ResponseState } from './responseState.js';
 
@@ -154,6 +155,18 @@ function pushOut(physics: Physics, s: ResponseState, a: number, x: number, flags
   return true;
 }
 
+/**
+ * Whether a gap of `u` × |motion| (the start-of-tick cast's distance to its first touch) is within
+ * the rest skin: REST_SKIN × the radius, plus PUSH_EPS × the pose's scale (1 + |centre|₁ + radius),
+ * the rounding of coordinates far from the origin. A pair that close at the start of the tick is
+ * touching: it is a contact of the tick and a resting contact of the start-of-tick solve.
+ */
+function withinSkin(sphere: ScratchSphere, u: number, motion: ScratchVec3): boolean {
+  const c = sphere.center, r = sphere.radius;
+  const skin = REST_SKIN * r + PUSH_EPS * (1 + Math.abs(c.x) + Math.abs(c.y) + Math.abs(c.z) + r);
+  return u * u * (motion.x * motion.x + motion.y * motion.y + motion.z * motion.z) <= skin * skin;
+}
+
 /** Records a touch of `a` and `x` at the current time from `cast` (toi 0). */
 function recordTouch(s: ResponseState, a: number, x: number, xSphere: boolean, flags: number): void {
   const cast = s.shapes.cast;
@@ -207,12 +220,14 @@ function castPartner(physics: Physics, s: ResponseState, a: number, x: number): 
       return false;
     }
   }
-  if (u > 0 && now === 0 && s.collect === 1 && sensor === 0 && (s.state[x] !== DYNAMIC || a < x) && u * u * (motion.x * motion.x + motion.y * motion.y + motion.z * motion.z) <= REST_SKIN * REST_SKIN * sphereA.radius * sphereA.radius) {
-    // Within the rest skin at the start of the tick: a resting contact for the solve as well.
+  if (u > 0 && now === 0 && s.collect === 1 && sensor === 0 && (s.state[x] !== DYNAMIC || a < x) && withinSkin(sphereA, u, motion)) {
+    // Within the rest skin at the start of the tick: a resting contact for the solve as well, and
+    // touching (a contact of this tick whatever the solve then does to the velocity).
     touchN[0] = cast.normal.x;
     touchN[1] = cast.normal.y;
     touchN[2] = cast.normal.z;
     addConstraint(s, a, x, touchN);
+    recordTouch(s, a, x, xSphere, 0);
   }
   const te = u === 0 ? now : now + u * (1 - now);
   const best = s.best;

@@ -5,7 +5,7 @@
  * snapshot options.
  *
  * The checksum is the two lanes of `math/hashMixer` (seeds `SUM_SEED1`, `SUM_SEED2`) over each
- * body's entity id, then its kind flags (sphere / box / moving / sensor / filtered / Response), in ascending id.
+ * body's entity id, then its kind flags (sphere / box / moving / sensor / filtered / Response / Material), in ascending id.
  * @module
  */
 import { LANE1, LANE2, mixLane1, mixLane2 } from '../math/hashMixer.js';
@@ -14,7 +14,7 @@ import { NO_STATIC, SHAPES_DYNAMIC, SHAPES_NONE, SUM_SEED1, SUM_SEED2 } from './
 import { internalsOf } from '../physics/internal.js';
 
 const { SPHERE, BOX, MOVING, SENSOR, FILTER } = BodyFlags;
-const KIND = SPHERE | BOX | MOVING | SENSOR | FILTER | BodyFlags.RESPONSE;
+const KIND = SPHERE | BOX | MOVING | SENSOR | FILTER | BodyFlags.RESPONSE | BodyFlags.MATERIAL;
 
 /**
  * Entity ids per call of a chunk loop (the census, the body walk): short calls of one chunk function
@@ -38,7 +38,8 @@ function bodyWords(f: number, bits: number): number {
     if ((f & SPHERE) !== 0) n += 1;
     if ((f & BOX) !== 0) n += 7;
   }
-  if ((f & BodyFlags.RESPONSE) !== 0) n += 3;
+  if ((f & BodyFlags.RESPONSE) !== 0) n += 5;
+  if ((f & BodyFlags.MATERIAL) !== 0) n += 1;
   return n;
 }
 

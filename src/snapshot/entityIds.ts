@@ -13,7 +13,7 @@
  *   in the saved world (recycled ones first, then new ones).
  * - **Bodies** (`bodyManifestSize` / `saveBodyManifest` / `restoreBodyManifest`): in ascending
  *   entity id, each body's id and kind (sphere or box, and whether it has Velocity, Sensor,
- *   CollisionFilter, Response). 8 bytes + 4 per body. Restoring adds those components to the
+ *   CollisionFilter, Response, Material). 8 bytes + 4 per body. Restoring adds those components to the
  *   (existing) entities with zero data; `restoreSnapshot` then writes the data (the Response mode,
  *   restitution and mass travel in the snapshot's body records, format version 2, like every other
  *   body value: the manifest only says which components a body has).
@@ -22,6 +22,7 @@
  * written since the collision response) has the Response bit; version 1 ("BCB1") had none and is
  * still read (its bodies have no Response: a version-1 manifest of a world with dynamic spheres
  * came from a writer that dropped them, and the snapshot's body-set check then rejects the join).
+ * Version 3 ("BCB3", since friction) adds the Material bit; version 2 is still read (no Material).
  * Any other version is rejected with an `EntityManifestError` naming it.
  *
  * A join is: `createWorld()`, `restoreEntityIds`, `createPhysics` (same options as the server),
@@ -48,7 +49,7 @@ export class EntityManifestError extends Error {
 const IDS_MAGIC = 0x31454342; // "BCE1" little-endian
 /** "BCB" plus the version digit in the top byte ("BCB2" little-endian is 0x32424342). */
 const BODIES_TAG = 0x424342;
-const BODIES_VERSION = 2;
+const BODIES_VERSION = 3;
 const BODIES_MAGIC = BODIES_TAG | ((0x30 + BODIES_VERSION) << 24);
 const IDS_HEADER = 16;
 const BODIES_HEADER = 8;
@@ -60,9 +61,12 @@ const K_SENSOR = 8;
 const K_FILTER = 16;
 /** Since version 2. */
 const K_RESPONSE = 32;
-/** Every kind bit a manifest of version 1 / version 2 may hold. */
+/** Since version 3. */
+const K_MATERIAL = 64;
+/** Every kind bit a manifest of version 1 / 2 / 3 may hold. */
 const KINDS_V1 = 31;
 const KINDS_V2 = 63;
+const KINDS_V3 = 127;
 const ID_BITS = 24;
 const ID_MASK = (1 << ID_BITS) - 1;
 
@@ -171,6 +175,7 @@ function kindOf(physics: Physics, eid: number): number {
   if (hasComponent(world, eid, c.Sensor)) k |= K_SENSOR;
   if (hasComponent(world, eid, c.CollisionFilter)) k |= K_FILTER;
   if (hasComponent(world, eid, c.Response)) k |= K_RESPONSE;
+  if (hasComponent(world, eid, c.Material)) k |= K_MATERIAL;
   return k;
 }
 
@@ -187,8 +192,8 @@ export function bodyManifestSize(physics: Physics): number {
 }
 
 /**
- * Writes every body's entity id and kind (sphere / box; Velocity, Sensor, CollisionFilter, Response
- * presence), in ascending id, into `buffer` at byte `offset` (default 0), as a version-2 manifest;
+ * Writes every body's entity id and kind (sphere / box; Velocity, Sensor, CollisionFilter, Response, Material
+ * presence), in ascending id, into `buffer` at byte `offset` (default 0), as a version-3 manifest;
  * returns the bytes written (`bodyManifestSize(physics)`). Entity ids must be below 2^24.
  */
 export function saveBodyManifest(physics: Physics, buffer: ArrayBuffer | Uint8Array, offset = 0): number {
@@ -219,8 +224,9 @@ function kindsOfVersion(tag: number, offset: number, source: string): number {
   if ((tag & 0xffffff) !== BODIES_TAG) throw new EntityManifestError(source, `no body manifest at offset ${offset} (bad format tag)`);
   const version = (tag >>> 24) - 0x30;
   if (version === 1) return KINDS_V1;
-  if (version === BODIES_VERSION) return KINDS_V2;
-  throw new EntityManifestError(source, `body manifest version ${version >= 0 && version <= 9 ? version : `tag 0x${(tag >>> 0).toString(16)}`} is not supported (this version reads 1 and ${BODIES_VERSION})`);
+  if (version === 2) return KINDS_V2;
+  if (version === BODIES_VERSION) return KINDS_V3;
+  throw new EntityManifestError(source, `body manifest version ${version >= 0 && version <= 9 ? version : `tag 0x${(tag >>> 0).toString(16)}`} is not supported (this version reads 1 to ${BODIES_VERSION})`);
 }
 
 /**
@@ -230,7 +236,7 @@ function kindsOfVersion(tag: number, offset: number, source: string): number {
  * with zero data (identity rotation) for `restoreSnapshot` to overwrite. Also grows the physics
  * arrays to the world's highest entity id: a snapshot taken right after a body was removed names
  * that body (its `ended` pairs and removed-body records), and its id may be above every body left.
- * Reads manifests of version 1 and 2. Returns the bytes read. Throws `EntityManifestError` before changing anything when the
+ * Reads manifests of versions 1 to 3. Returns the bytes read. Throws `EntityManifestError` before changing anything when the
  * manifest is corrupt or of another version, or an entity is missing or already a body.
  */
 export function restoreBodyManifest(physics: Physics, buffer: ArrayBuffer | Uint8Array, offset = 0): number {
@@ -268,6 +274,7 @@ export function restoreBodyManifest(physics: Physics, buffer: ArrayBuffer | Uint
     if ((k & K_SPHERE) !== 0) addComponent(world, eid, c.Sphere);
     if ((k & K_BOX) !== 0) addComponent(world, eid, c.Box);
     if ((k & K_RESPONSE) !== 0) addComponent(world, eid, c.Response);
+    if ((k & K_MATERIAL) !== 0) addComponent(world, eid, c.Material);
   }
   return bytes;
 }

@@ -3,7 +3,9 @@
  * Covers the tick counter; in ascending entity id: the body kind flags, position, velocity (moving
  * bodies), radius or half extents and rotation, collision group and mask (bodies with a
  * CollisionFilter), response mode, restitution and mass (bodies with Response, so that a replica
- * that lost or changed a Response shows at once); then every contact of the last tick (pair,
+ * that lost or changed a Response shows at once), and its damping and gravity scale when not the
+ * defaults (0 and 1: a world that never sets them hashes as before they existed), friction (bodies
+ * with Material, whose flag is in the kind); then every contact of the last tick (pair,
  * normal, depth, point, toi, flags, which also reflect the previous tick's pairs through
  * BEGAN/PERSISTING). Values are hashed by their exact float64 bit patterns, so equal hashes mean
  * bit-identical state (up to hash collisions). Deterministic across runs, machines and JS engines: every word goes
@@ -27,7 +29,7 @@ import type { Vec3Store } from '../../components/index.js';
 import { BodyFlags, type Physics } from '../physics/physicsTypes.js';
 import { internalsOf } from '../physics/internal.js';
 
-const { SPHERE, BOX, MOVING, SENSOR, FILTER, RESPONSE } = BodyFlags;
+const { SPHERE, BOX, MOVING, SENSOR, FILTER, RESPONSE, MATERIAL } = BodyFlags;
 /** The float being mixed, and its two 32-bit words. */
 const f64 = new Float64Array(1);
 const u32 = new Uint32Array(f64.buffer);
@@ -84,12 +86,12 @@ function mixF(): void {
  */
 export function hashPhysicsStateWords(physics: Physics, out: Uint32Array, offset = 0): void {
   const { flags, maxEid } = internalsOf(physics);
-  const { Position: p, Velocity: v, Sphere: s, Box: b, CollisionFilter: filter, Response: response } = physics.components;
+  const { Position: p, Velocity: v, Sphere: s, Box: b, CollisionFilter: filter, Response: response, Material: material } = physics.components;
   lanes[0] = 0x12345678;
   lanes[1] = 0x9abcdef0;
   mixI(physics.tick | 0);
   for (let eid = 1; eid <= maxEid; eid++) {
-    const f = flags[eid] & (SPHERE | BOX | MOVING | SENSOR | FILTER | RESPONSE);
+    const f = flags[eid] & (SPHERE | BOX | MOVING | SENSOR | FILTER | RESPONSE | MATERIAL);
     if ((f & (SPHERE | BOX)) === 0) continue;
     mixI(eid | 0);
     mixI(f);
@@ -103,7 +105,13 @@ export function hashPhysicsStateWords(physics: Physics, out: Uint32Array, offset
       mixI(response.mode[eid]);
       mixAt(response.restitution, eid);
       mixAt(response.mass, eid);
+      if (response.damping[eid] !== 0 || response.gravityScale[eid] !== 1) {
+        mixI(1);
+        mixAt(response.damping, eid);
+        mixAt(response.gravityScale, eid);
+      }
     }
+    if ((f & MATERIAL) !== 0) mixAt(material.friction, eid);
     if ((f & SPHERE) !== 0) {
       mixAt(s.radius, eid);
     } else {

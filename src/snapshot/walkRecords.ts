@@ -16,7 +16,7 @@ import { isStaticBox, LOOP_CHUNK } from './census.js';
 import { CONTACT_F64, HEADER_BYTES, NO_STATIC, SHAPES_DYNAMIC, SHAPES_NONE, type SnapshotLayout } from './format.js';
 import { internalsOf } from '../physics/internal.js';
 
-const { SPHERE, BOX, MOVING, FILTER, RESPONSE } = BodyFlags;
+const { SPHERE, BOX, MOVING, FILTER, RESPONSE, MATERIAL } = BodyFlags;
 
 /** Walk direction: physics stores → snapshot (save). */
 export const TO_SNAPSHOT = 0;
@@ -76,7 +76,8 @@ function contactField(store: Store, i: number, f64: Float64Array, j: number, dir
 /**
  * Walks the body records in ascending entity id (option bits `bits`): position; velocity when
  * moving; radius or half extents and rotation unless shapes are left out; Response mode,
- * restitution and mass (float64) with the Response component; filter group and mask in
+ * restitution, mass, damping and gravity scale (float64) with the Response component; friction with
+ * the Material component; filter group and mask in
  * the filter section. The census of `bits` must match the layout's body counts.
  */
 export function copyBodyRecords(physics: Physics, c: SnapshotCursor, l: SnapshotLayout, bits: number, dir: number): void {
@@ -88,7 +89,7 @@ export function copyBodyRecords(physics: Physics, c: SnapshotCursor, l: Snapshot
 
 /** The body records of entity ids `from..to`, from the walk position `c.nextF64`, `c.nextU32`. */
 function bodyChunk(physics: Physics, flags: Uint8Array, from: number, to: number, c: SnapshotCursor, bits: number, dir: number): void {
-  const { Position: p, Velocity: v, Sphere: s, Box: b, CollisionFilter: cf, Response: r } = physics.components;
+  const { Position: p, Velocity: v, Sphere: s, Box: b, CollisionFilter: cf, Response: r, Material: m } = physics.components;
   const noShapes = (bits & SHAPES_NONE) !== 0;
   const dynShapes = (bits & SHAPES_DYNAMIC) !== 0;
   const noStatic = (bits & NO_STATIC) !== 0;
@@ -116,8 +117,11 @@ function bodyChunk(physics: Physics, flags: Uint8Array, from: number, to: number
     }
     if ((f & RESPONSE) !== 0) {
       f64x3(r.mode, r.restitution, r.mass, eid, f64, j, dir);
-      j += 3;
+      f64x1(r.damping, eid, f64, j + 3, dir);
+      f64x1(r.gravityScale, eid, f64, j + 4, dir);
+      j += 5;
     }
+    if ((f & MATERIAL) !== 0) f64x1(m.friction, eid, f64, j++, dir);
     if ((f & FILTER) !== 0) {
       u32x2(cf.group, cf.mask, eid, u32, k, dir);
       k += 2;
