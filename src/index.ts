@@ -42,6 +42,7 @@ export { overlapSphere, overlapBox } from './queries/overlap.js';
 export type { SnapshotOptions } from './snapshot/format.js';
 export { snapshotSize, saveSnapshot } from './snapshot/writer.js';
 export { restoreSnapshot, SnapshotMismatchError, type RestoreOptions } from './snapshot/reader.js';
+export { createRollbackRing, saveRollback, restoreRollback, MAX_ROLLBACK_DEPTH, type RollbackRing } from './snapshot/rollback.js';
 export type { SnapshotProblem } from './snapshot/error.js';
 /**
  * Late join: the entity ids (alive ids, and removed ids in bitecs's recycle order) and the body

@@ -124,6 +124,27 @@ export function saveSnapshot(physics: Physics, buffer: ArrayBuffer | Uint8Array,
   if (total > cursor.avail) {
     throw new RangeError(`bitecs-collide: saveSnapshot: the snapshot needs ${total} bytes but the buffer has ${cursor.avail} from offset ${offset}; size it with snapshotSize(physics)`);
   }
+  writeMeasured(physics, bits, total, true);
+  return total;
+}
+
+/**
+ * For the rollback ring (rollback.ts): writes the snapshot (default options) into `buffer` from
+ * byte `offset` when it fits in `room` bytes and returns its size; otherwise writes nothing and
+ * returns minus the bytes it needs. One census of the bodies either way. With `checksum` false the
+ * two checksum words are written as zeros (a frame that never leaves the process is restored with
+ * `verify: false`), saving one pass over the snapshot's words.
+ */
+export function saveSnapshotWithin(physics: Physics, buffer: Uint8Array, offset: number, room: number, checksum: boolean): number {
+  openBuffer(cursor, 'saveRollback', buffer, offset);
+  const total = measure(physics, 0);
+  if (total > room || total > cursor.avail) return -total;
+  writeMeasured(physics, 0, total, checksum);
+  return total;
+}
+
+/** Writes the snapshot measured by `measure` (`total` bytes, option `bits`) at the cursor. */
+function writeMeasured(physics: Physics, bits: number, total: number, checksum: boolean): void {
   stageWrite(cursor, total);
   writeHeader(physics, bits);
   copyBodyRecords(physics, cursor, layout, bits, TO_SNAPSHOT);
@@ -136,11 +157,15 @@ export function saveSnapshot(physics: Physics, buffer: ArrayBuffer | Uint8Array,
   writeEnded(physics.ended, u32, (base + layout.endedU32) >>> 2, u8, base + layout.endedFlagsU8);
   writeRemoved(physics, u32, (base + layout.purgeU32) >>> 2);
   writeTouching(physics);
-  snapshotChecksum(u32, base >>> 2, total >>> 2, lanes);
-  u32[(base >>> 2) + H_CHECK1] = lanes[LANE1];
-  u32[(base >>> 2) + H_CHECK2] = lanes[LANE2];
+  if (checksum) {
+    snapshotChecksum(u32, base >>> 2, total >>> 2, lanes);
+    u32[(base >>> 2) + H_CHECK1] = lanes[LANE1];
+    u32[(base >>> 2) + H_CHECK2] = lanes[LANE2];
+  } else {
+    u32[(base >>> 2) + H_CHECK1] = 0;
+    u32[(base >>> 2) + H_CHECK2] = 0;
+  }
   commitWrite(cursor, total);
-  return total;
 }
 
 function writeHeader(physics: Physics, bits: number): void {
