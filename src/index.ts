@@ -30,8 +30,9 @@ export { step, runBroadphase, runNarrowphase, runIntegrate } from './step/step.j
 export type { Vec3Like, QuatLike, BodyOptions, SphereOptions, BoxOptions } from './physics/bodies.js';
 export {
   addSphere, addBox, removeBody,
-  setPosition, setVelocity, setRadius, setHalfExtents, setRotation,
+  setPosition, setVelocity, setRadius, setHalfExtents, setRotation, wakeBody,
 } from './physics/bodies.js';
+export { isAsleep } from './response/sleep.js';
 export type { ContactIndex } from './contacts/contactsOf.js';
 export { contactsOf, readContactOf, ContactOf } from './contacts/contactsOf.js';
 export { hashPhysicsState, hashPhysicsStateWords } from './snapshot/stateHash.js';

@@ -13,6 +13,7 @@ import { ResponseMode } from '../../components/index.js';
 import { PhysicsInputError } from './errors.js';
 import { BodyFlags, type Physics } from './physicsTypes.js';
 import { checkLive, internalsOf } from './internal.js';
+import { wake } from '../response/sleep.js';
 import { readBits, readRadius, readRotation, readVector, vectorField as field, type QuatLike, type Vec3Like } from './readInput.js';
 
 export type { QuatLike, Vec3Like } from './readInput.js';
@@ -269,6 +270,7 @@ export function setPosition(physics: Physics, eid: number, p: Vec3Like): void {
   checkBody(physics, eid, 'setPosition', 'Position', SPHERE | BOX);
   readVector(p, 3, tmp, POSITION, 'setPosition', eid);
   writeVec3(physics.components.Position, eid, tmp);
+  wakeIfAsleep(physics, eid);
   if ((internalsOf(physics).flags[eid] & BOX) !== 0) boxMoved(physics);
   else internalsOf(physics).queryDirty = true;
 }
@@ -280,6 +282,25 @@ export function setVelocity(physics: Physics, eid: number, v: Vec3Like): void {
   const { world, components: c } = physics;
   if ((internalsOf(physics).flags[eid] & MOVING) === 0) addComponent(world, eid, c.Velocity);
   writeVec3(c.Velocity, eid, tmp);
+  wakeIfAsleep(physics, eid);
+}
+
+/** Wakes `eid` when sleep is on and it sleeps (src/response/sleep.ts). */
+function wakeIfAsleep(physics: Physics, eid: number): void {
+  const sleep = internalsOf(physics).sleep;
+  if (sleep !== null) wake(sleep, eid);
+}
+
+/**
+ * Wakes a sleeping dynamic body (with the `sleep` option; see docs/response.md, "Sleep"): from the
+ * next tick it is moved by the physics again, and its time below the sleep speed starts from 0.
+ * Does nothing for an awake body or with sleep off; throws `PhysicsInputError` when `eid` is not a
+ * body of this instance. Writing its Position or Velocity through `setPosition`, `setVelocity` or
+ * bitecs `set()` wakes it too, and so does a non-zero Velocity written directly.
+ */
+export function wakeBody(physics: Physics, eid: number): void {
+  checkBody(physics, eid, 'wakeBody', 'eid', SPHERE | BOX);
+  wakeIfAsleep(physics, eid);
 }
 
 /** Sets a sphere's radius (length units, validated >= 0). Throws for a box. */

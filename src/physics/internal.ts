@@ -7,6 +7,7 @@
 import type { ContactsState } from '../contacts/contactsState.js';
 import { PhysicsInputError } from './errors.js';
 import type { ResponseState } from '../response/responseState.js';
+import type { SleepState } from '../response/sleep.js';
 import type { BroadphaseState } from '../step/broadphaseState.js';
 import type { PhysicsComponents } from '../../components/index.js';
 import type { IdList, Physics } from './physicsTypes.js';
@@ -47,6 +48,8 @@ export interface PhysicsInternal {
   responseCount: number;
   /** Buffers of the collision response (created at its first tick). */
   response: ResponseState | null;
+  /** Sleep of dynamic bodies (src/response/sleep.ts); null with the `sleep` option off. */
+  sleep: SleepState | null;
   unobserve: Array<() => void>;
   /** Set by `destroyPhysics`: every helper and step then throws. */
   destroyed: boolean;

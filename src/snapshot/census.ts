@@ -38,7 +38,7 @@ function bodyWords(f: number, bits: number): number {
     if ((f & SPHERE) !== 0) n += 1;
     if ((f & BOX) !== 0) n += 7;
   }
-  if ((f & BodyFlags.RESPONSE) !== 0) n += 5;
+  if ((f & BodyFlags.RESPONSE) !== 0) n += 7;
   if ((f & BodyFlags.MATERIAL) !== 0) n += 1;
   return n;
 }

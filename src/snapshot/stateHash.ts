@@ -5,7 +5,8 @@
  * CollisionFilter), response mode, restitution and mass (bodies with Response, so that a replica
  * that lost or changed a Response shows at once), and its damping and gravity scale when not the
  * defaults (0 and 1: a world that never sets them hashes as before they existed), friction (bodies
- * with Material, whose flag is in the kind); then every contact of the last tick (pair,
+ * with Material, whose flag is in the kind), the sleep state (asleep, seconds below the sleep speed)
+ * when not zero; then every contact of the last tick (pair,
  * normal, depth, point, toi, flags, which also reflect the previous tick's pairs through
  * BEGAN/PERSISTING). Values are hashed by their exact float64 bit patterns, so equal hashes mean
  * bit-identical state (up to hash collisions). Deterministic across runs, machines and JS engines: every word goes
@@ -85,7 +86,7 @@ function mixF(): void {
  * `hashPhysicsState`) and `out[offset + 1]` (the last 8). Allocates nothing.
  */
 export function hashPhysicsStateWords(physics: Physics, out: Uint32Array, offset = 0): void {
-  const { flags, maxEid } = internalsOf(physics);
+  const { flags, maxEid, sleep } = internalsOf(physics);
   const { Position: p, Velocity: v, Sphere: s, Box: b, CollisionFilter: filter, Response: response, Material: material } = physics.components;
   lanes[0] = 0x12345678;
   lanes[1] = 0x9abcdef0;
@@ -112,6 +113,10 @@ export function hashPhysicsStateWords(physics: Physics, out: Uint32Array, offset
       }
     }
     if ((f & MATERIAL) !== 0) mixAt(material.friction, eid);
+    if (sleep !== null && (sleep.asleep[eid] !== 0 || sleep.slow[eid] !== 0)) {
+      mixI(2 + sleep.asleep[eid]);
+      mixAt(sleep.slow, eid);
+    }
     if ((f & SPHERE) !== 0) {
       mixAt(s.radius, eid);
     } else {

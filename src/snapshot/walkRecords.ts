@@ -76,7 +76,8 @@ function contactField(store: Store, i: number, f64: Float64Array, j: number, dir
 /**
  * Walks the body records in ascending entity id (option bits `bits`): position; velocity when
  * moving; radius or half extents and rotation unless shapes are left out; Response mode,
- * restitution, mass, damping and gravity scale (float64) with the Response component; friction with
+ * restitution, mass, damping, gravity scale, and the sleep state (seconds slow, asleep 0 or 1; 0 0
+ * with sleep off, and not read then) (float64) with the Response component; friction with
  * the Material component; filter group and mask in
  * the filter section. The census of `bits` must match the layout's body counts.
  */
@@ -93,6 +94,7 @@ function bodyChunk(physics: Physics, flags: Uint8Array, from: number, to: number
   const noShapes = (bits & SHAPES_NONE) !== 0;
   const dynShapes = (bits & SHAPES_DYNAMIC) !== 0;
   const noStatic = (bits & NO_STATIC) !== 0;
+  const sleep = internalsOf(physics).sleep;
   const { f64, u32 } = c;
   let j = c.nextF64;
   let k = c.nextU32;
@@ -119,7 +121,11 @@ function bodyChunk(physics: Physics, flags: Uint8Array, from: number, to: number
       f64x3(r.mode, r.restitution, r.mass, eid, f64, j, dir);
       f64x1(r.damping, eid, f64, j + 3, dir);
       f64x1(r.gravityScale, eid, f64, j + 4, dir);
-      j += 5;
+      if (sleep !== null) {
+        f64x1(sleep.slow, eid, f64, j + 5, dir);
+        f64x1(sleep.asleep, eid, f64, j + 6, dir);
+      } else if (dir === TO_SNAPSHOT) f64[j + 5] = f64[j + 6] = 0;
+      j += 7;
     }
     if ((f & MATERIAL) !== 0) f64x1(m.friction, eid, f64, j++, dir);
     if ((f & FILTER) !== 0) {

@@ -38,8 +38,10 @@ function gravityLoop(physics: Physics, on: number): void {
   const { damping, gravityScale } = physics.components.Response;
   const dt = physics.dt;
   const gx = g[0] * dt, gy = g[1] * dt, gz = g[2] * dt;
+  // Sleepers get neither (src/response/sleep.ts).
+  const asleep = internal.sleep === null ? null : internal.sleep.asleep;
   for (let eid = 1; eid <= maxEid; eid++) {
-    if (!isDynamic(flags[eid])) continue;
+    if (!isDynamic(flags[eid]) || (asleep !== null && asleep[eid] === 1)) continue;
     if (on !== 0) {
       const s = gravityScale[eid];
       v.x[eid] += gx * s;

@@ -125,6 +125,7 @@ function scanLoop(physics: Physics, check: number): number {
   const group = filter.group, mask = filter.mask;
   const mode = resp.mode, restitution = resp.restitution, mass = resp.mass, damping = resp.damping, gravityScale = resp.gravityScale;
   const dt = physics.dt;
+  const asleep = internal.sleep === null ? null : internal.sleep.asleep;
   const swept = physics.continuous ? 1 : 0;
   const g = internal.gravity;
   const on = internal.gravityOn !== 0 && internal.responseCount !== 0;
@@ -142,7 +143,8 @@ function scanLoop(physics: Physics, check: number): number {
       masks |= mask[eid];
       const x = px[eid], y = py[eid], z = pz[eid], r = radius[eid];
       const moving = (f & MOVING) !== 0;
-      const dynamic = (f & (DYNAMIC | BOX)) === DYNAMIC;
+      // A sleeper (src/response/sleep.ts) gets no gravity or damping: not dynamic for its motion.
+      const dynamic = (f & (DYNAMIC | BOX)) === DYNAMIC && (asleep === null || asleep[eid] === 0);
       // The velocity after gravity and damping: the same sums applyGravity stores, so the extents are
       // bit-identical (0 added without gravity, no division without damping).
       const gs = dynamic ? gravityScale[eid] : 0, c = dynamic ? damping[eid] : 0;
