@@ -25,6 +25,7 @@ import { printReport, writeCsv, writeDocs, type BenchReport } from './report.js'
 import { runResponse, type ResponseOptions, type ResponseResult } from './response.js';
 import { runSwept, type SweptResult } from './swept.js';
 import { queriesTable, runQueries, type QueriesResult } from './queries.js';
+import { flat2dTable, runFlat2d, type Flat2dOptions, type Flat2dResult } from './flat2d.js';
 
 const HELP = `npm run bench [-- options]
 
@@ -34,7 +35,9 @@ const HELP = `npm run bench [-- options]
   --write-docs             write the results table into docs/benchmarks.md (between BENCH markers)
   --json                   print the results as JSON on stdout (progress stays on stderr)
   --micro                  only the geometry micro benchmarks (outputs get a .micro suffix)
-  --no-micro, --no-swept, --no-hostile, --no-queries, --no-moving-boxes, --no-response   leave those parts out
+  --no-micro, --no-swept, --no-hostile, --no-queries, --no-moving-boxes, --no-response, --no-2d   leave those parts out
+  --2d                     only the 2D section (circles among rectangles: ours, bare 2D grid, Rapier 2D,
+                           detect-collisions, brute force; sizes default 10000,100000)
   --queries                only the world queries against Rapier (sizes default 10000,100000)
   --moving-boxes           only the moving-boxes section (1,000 moving among 10,000 static boxes)
   --response-sizes 10000,100000   sphere counts of the response section (default as shown)
@@ -65,9 +68,9 @@ const EXPONENT: Record<string, number> = { 'brute-force': 2, 'cannon-es': 5 / 3 
 
 /** Runs this script in a child process in `mode`; its last stdout line is the JSON result. */
 function runChild<T>(
-  mode: '--isolated' | '--swept' | '--hostile' | '--queries-child' | '--moving-boxes-child' | '--response',
+  mode: '--isolated' | '--swept' | '--hostile' | '--queries-child' | '--moving-boxes-child' | '--response' | '--flat2d',
   nodeFlags: string[],
-  opts: IsolatedOptions | SweptOptions | HostileOptions | MovingBoxesOptions | ResponseOptions,
+  opts: IsolatedOptions | SweptOptions | HostileOptions | MovingBoxesOptions | ResponseOptions | Flat2dOptions,
 ): Promise<T> {
   const args = [...process.execArgv, ...nodeFlags, script, mode, JSON.stringify(opts)];
   return new Promise((resolve, reject) => {
@@ -110,7 +113,7 @@ async function main(): Promise<void> {
   const started = new Date();
   const results: SizeResult[] = [];
   const queryResults: QueriesResult[] = [];
-  const only = flag('--micro') || flag('--moving-boxes') || flag('--queries');
+  const only = flag('--micro') || flag('--moving-boxes') || flag('--queries') || flag('--2d');
   if (!only) {
     for (const size of sizes) {
       log(`\n== N = ${size.toLocaleString('en-US')} spheres ==`);
@@ -141,7 +144,7 @@ async function main(): Promise<void> {
     for (const id of hostileIds()) hostile.push(await runChild<HostileResult>('--hostile', [], { id, scale: quick ? 0.25 : 1, quick }));
   }
   let movingBoxes: MovingBoxesRow[] = [];
-  if (!flag('--micro') && !flag('--no-moving-boxes')) {
+  if (!flag('--micro') && !flag('--2d') && !flag('--no-moving-boxes')) {
     log('\n== moving boxes (against the same boxes all static, in a fresh process) ==');
     movingBoxes = (await runChild<{ rows: MovingBoxesRow[] }>('--moving-boxes-child', [], { seed, quick })).rows;
   }
@@ -150,8 +153,16 @@ async function main(): Promise<void> {
     const rs = (value('--response-sizes') ?? (quick ? '1000,10000' : '10000,100000')).split(',').map(Number);
     for (const size of rs) await runChild<ResponseResult>('--response', [], { size, seed, quick });
   }
+  if ((!only || flag('--2d')) && !flag('--no-2d')) {
+    log('\n== 2D: circles among rectangles (ours through the 3D path at z = 0, a fresh process per size) ==');
+    const sizes2d = (flag('--2d') ? value('--sizes') : undefined) ?? (quick ? '1000,10000' : '10000,100000');
+    const flat: Flat2dResult[] = [];
+    for (const size of sizes2d.split(',').map(Number)) flat.push(await runChild<Flat2dResult>('--flat2d', ['--no-liftoff'], { size, seed, quick }));
+    for (const line of flat2dTable(flat)) log(line);
+    for (const r of flat) log(`- N = ${r.size.toLocaleString('en-US')}: continuous / static = ${r.continuousOverStatic.toFixed(2)}×.`);
+  }
   let micro: { results: MicroResult[]; sink: number } | undefined;
-  if (!flag('--no-micro') && !flag('--moving-boxes')) {
+  if (!flag('--no-micro') && !flag('--moving-boxes') && !flag('--2d')) {
     log('\n== micro benchmarks ==');
     micro = await runMicro(quick, log);
   }
@@ -171,7 +182,7 @@ async function main(): Promise<void> {
   const dir = fileURLToPath(new URL('./results/', import.meta.url));
   mkdirSync(dir, { recursive: true });
   // Smoke runs and micro-only runs do not overwrite the full results.
-  const suffix = `${quick ? '.quick' : ''}${flag('--micro') ? '.micro' : ''}${flag('--moving-boxes') ? '.moving-boxes' : ''}`;
+  const suffix = `${quick ? '.quick' : ''}${flag('--micro') ? '.micro' : ''}${flag('--moving-boxes') ? '.moving-boxes' : ''}${flag('--2d') ? '.2d' : ''}`;
   const csv = writeCsv(report, `${dir}${report.host}${suffix}.csv`);
   const svg = results.length > 0 ? writeChart(report, `${dir}chart${suffix}.svg`) : undefined;
   if (flag('--json')) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
@@ -213,6 +224,10 @@ if (flag('--help')) {
 } else if (flag('--moving-boxes-child')) {
   const rows = runMovingBoxes(JSON.parse(value('--moving-boxes-child')!) as MovingBoxesOptions, log);
   process.stdout.write(`${JSON.stringify({ rows })}\n`);
+} else if (flag('--flat2d')) {
+  const result = await runFlat2d(JSON.parse(value('--flat2d')!) as Flat2dOptions, log);
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+  process.exit(0);
 } else if (flag('--response')) {
   const result = await runResponse(JSON.parse(value('--response')!) as ResponseOptions, log);
   process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -5,15 +5,17 @@
 // relative imports point to the other `.d.cts` files, so that a CommonJS consumer (TypeScript with
 // module node16 / nodenext from a CommonJS file) sees CommonJS declarations, as the `.cjs` bundles are.
 //
-// `node scripts/build.mjs [--outdir DIR]`: DIR defaults to dist (the package's `files`); the package
-// test builds into a temporary directory.
+// `node scripts/build.mjs [--outdir DIR] [--quiet]`: DIR defaults to dist (the package's `files`); the
+// package test builds into a temporary directory. It is the package's `prepare` script (with --quiet:
+// no output unless something fails), which npm runs at `npm ci` / `npm install` in this repository,
+// before `npm pack`, and in the clone it makes when a game installs the package as a git dependency.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
-const { values } = parseArgs({ options: { outdir: { type: 'string', default: 'dist' } } });
+const { values } = parseArgs({ options: { outdir: { type: 'string', default: 'dist' }, quiet: { type: 'boolean', default: false } } });
 const out = values.outdir;
 
 rmSync(out, { recursive: true, force: true });
@@ -36,7 +38,7 @@ for (const [format, ext] of [['esm', 'js'], ['cjs', 'cjs']]) {
 const types = join(out, 'types');
 execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json', '--outDir', types], { stdio: 'inherit' });
 const copied = writeCommonJsDeclarations(types);
-console.log(`built ${out}/ (esm, cjs, ${copied} .d.ts + .d.cts)`);
+if (!values.quiet) console.log(`built ${out}/ (esm, cjs, ${copied} .d.ts + .d.cts)`);
 
 /** Writes `x.d.cts` beside every `x.d.ts` under `dir`, with relative `./y.js` specifiers turned into `./y.cjs`. */
 function writeCommonJsDeclarations(dir) {

@@ -1,12 +1,16 @@
 /**
- * The ms/tick the demo page shows, measured in headless Chromium (not part of `npm test`): for each
- * body count, the page (built and served by scripts/demo.mjs) runs unpaused; after a warm-up, the
- * overlay's figure (`window.demo.msPerTick`, the median physics time per tick over the last second)
- * is read once a second, and the median of those readings is printed, with the ticks and frames per
- * second the page managed meanwhile. Chromium is launched as the browser tests do
- * (test/support/browser.ts: software WebGL).
+ * Frames per second and the ms/tick the demo page shows, measured in headless Chromium (not part of
+ * `npm test`): for each case, the page (built and served by scripts/demo.mjs) runs the scene unpaused;
+ * after a warm-up, `window.demo.fps` (frames drawn in the last second) and `window.demo.msPerTick`
+ * (the median physics time per tick over the last second) are read once a second, and the medians
+ * of those readings are printed, with the ticks per second the page managed. Chromium is launched as
+ * the browser tests do (test/support/browser.ts: software WebGL, SwiftShader), at 1280×720.
  *
- * Usage: npx tsx scripts/demo-measure.ts [--bodies 10000,100000] [--seed 1] [--warmup 15] [--seconds 20]
+ * A case is `scene[:view][@bodies]`: `pit`, `stress:2d@100000` (view: the scene's own by default).
+ * For the stress scene the same scene's ms/tick in Node is printed too.
+ *
+ * Usage: npx tsx scripts/demo-measure.ts [--cases bullets,sight,sensors,pit,stress@10000,stress:2d@10000]
+ *        [--seed 1] [--warmup 10] [--seconds 15]
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -19,10 +23,10 @@ import { launchChromium } from '../test/support/browser.js';
 const ROOT = join(fileURLToPath(new URL('.', import.meta.url)), '..');
 const { values } = parseArgs({
   options: {
-    bodies: { type: 'string', default: '10000,100000' },
+    cases: { type: 'string', default: 'bullets,sight,sensors,pit,stress@10000,stress:2d@10000,stress@100000,stress:2d@100000' },
     seed: { type: 'string', default: '1' },
-    warmup: { type: 'string', default: '15' },
-    seconds: { type: 'string', default: '20' },
+    warmup: { type: 'string', default: '10' },
+    seconds: { type: 'string', default: '15' },
   },
 });
 
@@ -31,7 +35,7 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-/** Median ms of single ticks of the demo scene in Node, after a warm-up. */
+/** Median ms of single ticks of the stress scene in Node, after a warm-up. */
 function nodeMsPerTick(bodies: number): number {
   const scene = createDemoScene({ seed: Number(values.seed), bodies, continuous: true });
   const ticks = bodies > 30_000 ? 30 : 120;
@@ -56,31 +60,34 @@ const session = await launchChromium();
 try {
   const page = session.page;
   await page.setViewportSize({ width: 1280, height: 720 });
-  const engine = await page.evaluate(() => navigator.userAgent);
-  console.log(`demo-measure: ${engine}`);
-  for (const bodies of values.bodies.split(',').map(Number)) {
-    await page.goto(`${url}?bodies=${bodies}&seed=${values.seed}`);
+  console.log(`demo-measure: ${await page.evaluate(() => navigator.userAgent)}`);
+  for (const c of values.cases.split(',')) {
+    const m = /^(\w+)(?::(2d|3d))?(?:@(\d+))?$/.exec(c);
+    if (!m) throw new Error(`demo-measure: bad case ${c} (scene[:2d|3d][@bodies])`);
+    const [, scene, view, bodies] = m;
+    const q = new URLSearchParams({ scene, seed: values.seed });
+    if (view) q.set('view', view);
+    if (bodies) q.set('bodies', bodies);
+    await page.goto(`${url}?${q}`);
     await page.waitForFunction(() => window.demo !== undefined && window.demo.tick > 0, undefined, { timeout: 600_000 });
-    // A frame counter (as a string: tsx's helpers for named functions do not exist in the page).
-    await page.evaluate('window.frames_ = 0; (function count() { window.frames_++; requestAnimationFrame(count); })()');
     await page.waitForTimeout(Number(values.warmup) * 1000);
-    const readings: number[] = [];
-    const at = async () => page.evaluate(() => ({ tick: window.demo.tick, frames: (window as unknown as { frames_: number }).frames_, t: performance.now() }));
+    const fps: number[] = [], ms: number[] = [];
+    const at = async () => page.evaluate(() => ({ tick: window.demo.tick, t: performance.now(), view: window.demo.view, bodies: window.demo.bodies }));
     const start = await at();
     for (let s = 0; s < Number(values.seconds); s++) {
       await page.waitForTimeout(1000);
-      readings.push(await page.evaluate(() => window.demo.msPerTick));
+      const r = await page.evaluate(() => ({ fps: window.demo.fps, ms: window.demo.msPerTick }));
+      fps.push(r.fps);
+      ms.push(r.ms);
     }
     const end = await at();
     const secs = (end.t - start.t) / 1000;
-    const contacts = await page.evaluate(() => window.demo.contacts);
     console.log(
-      `bodies ${bodies}: page ${median(readings).toFixed(2)} ms/tick (median of ${readings.length} readings of the overlay; ` +
-        `min ${Math.min(...readings).toFixed(2)}, max ${Math.max(...readings).toFixed(2)}), ` +
-        `${((end.tick - start.tick) / secs).toFixed(1)} ticks/s, ${((end.frames - start.frames) / secs).toFixed(1)} frames/s, ${contacts} contacts in the last tick`,
+      `${scene} (${end.view}, ${end.bodies} bodies): ${median(fps).toFixed(1)} frames/s (min ${Math.min(...fps)}, max ${Math.max(...fps)}), ` +
+        `physics ${median(ms).toFixed(2)} ms/tick, ${((end.tick - start.tick) / secs).toFixed(1)} ticks/s`,
     );
     await page.goto('about:blank');
-    console.log(`bodies ${bodies}: Node ${nodeMsPerTick(bodies).toFixed(2)} ms/tick (median of single ticks after a warm-up, same scene)`);
+    if (scene === 'stress') console.log(`  same scene in Node: ${nodeMsPerTick(Number(bodies ?? 10_000)).toFixed(2)} ms/tick (median of single ticks after a warm-up)`);
   }
 } finally {
   await session.close();

@@ -61,6 +61,7 @@ export {
 export type { FixedStepper } from './physics/fixedStep.js';
 export { createFixedStepper, fixedStepAdvance } from './physics/fixedStep.js';
 export type { DebugLines, DebugColor, DebugColors, DebugRenderOptions } from './debug/debugRender.js';
+export { enableInterpolation, disableInterpolation, interpolatePose, interpolatePoses, type PoseStore } from './debug/interpolation.js';
 export { debugRender, createDebugLines, debugLinesCreate, DEBUG_SPHERE_SEGMENTS, DEBUG_CONTACT_LENGTH } from './debug/debugRender.js';
 
 // Systems

@@ -199,7 +199,7 @@ function bulletY(laneY: number, j: number): number {
  * kinematic (no Response) while it is off: see the module comment. Adds or removes the component
  * only when the switch changed.
  */
-function createBulletModeSystem(physics: Physics, bullets: Uint32Array): System {
+export function createBulletModeSystem(physics: Physics, bullets: Uint32Array): System {
   const { Response } = physics.components;
   return (w) => {
     const on = physics.continuous;

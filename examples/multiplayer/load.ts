@@ -15,6 +15,11 @@
  *
  * Options: `--bodies N` (default 2000), `--rooms K1,K2,…` (just these), `--seconds S` measured per
  * K (default 4), `--budget S` for the search (default 180), `--max-rooms` (default 64).
+ *
+ * Then the predicting client's rows (loadPrediction.ts): at `--rtt 50,100,200` ms of round trip
+ * through the delay proxy, rollbacks per second, re-simulated ticks (mean, p99), CPU spent
+ * re-simulating and bytes per second, `--prediction-seconds S` each (default 8).
+ * `--prediction-only` runs just those, `--no-prediction` just the rooms.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { loadavg } from 'node:os';
@@ -24,6 +29,7 @@ import { ArenaClient, randomSteering } from './client.js';
 import { liveRooms } from './room.js';
 import { startServer } from './server.js';
 import { createSceneSim, TICK_RATE } from './sim.js';
+import { runPredictionLoad } from './loadPrediction.js';
 
 const TICK_MS = 1000 / TICK_RATE;
 const P99_LIMIT_MS = 8;
@@ -227,5 +233,14 @@ async function main(): Promise<void> {
   }
 }
 
+/** The prediction rows (loadPrediction.ts): `--rtt 50,100,200` (default), `--prediction-seconds S` (default 8). */
+async function prediction(): Promise<void> {
+  const rtts = (arg('rtt') ?? '50,100,200').split(',').map(Number);
+  await runPredictionLoad(rtts, Number(arg('bodies') ?? 2000), Number(arg('prediction-seconds') ?? 8));
+}
+
 if (process.argv.includes('--child')) await child();
-else await main();
+else {
+  if (!process.argv.includes('--prediction-only')) await main();
+  if (!process.argv.includes('--no-prediction')) await prediction();
+}

@@ -161,3 +161,14 @@ export async function startServerProcess(o: ServerProcessOptions = {}): Promise<
   const port = Number(match[1]);
   return { ...started, port, processId: match[2], endpoint: `http://127.0.0.1:${port}` };
 }
+
+export interface ProxyProcess extends Started {
+  endpoint: string;
+}
+
+/** Starts delayProxy.ts as its own Node process in front of `target` (its timers undisturbed by the caller's work). */
+export async function startProxyProcess(target: string, rttMs: number, jitterMs = 5): Promise<ProxyProcess> {
+  const args = ['--import', 'tsx', resolve(ROOT, 'examples/multiplayer/delayProxy.ts'), '--target', target, '--port', '0', '--rtt', String(rttMs), '--jitter', String(jitterMs)];
+  const { match, started } = await startChild(process.execPath, args, /^delay proxy (http:\/\/\S+)/, 60_000);
+  return { ...started, endpoint: match[1] };
+}

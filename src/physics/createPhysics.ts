@@ -184,6 +184,7 @@ export function createPhysics(world: World, options: PhysicsOptions = {}): Physi
       responseCount: 0,
       response: null,
       sleep: options.sleep === undefined ? null : createSleepState(options.sleep.speed ?? 0.05, options.sleep.time ?? 0.5, capacity),
+      interpolation: null,
       unobserve: [],
       destroyed: false,
       queries: undefined,

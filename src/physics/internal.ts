@@ -12,6 +12,7 @@ import type { BroadphaseState } from '../step/broadphaseState.js';
 import type { PhysicsComponents } from '../../components/index.js';
 import type { IdList, Physics } from './physicsTypes.js';
 import type { QueryState } from '../queries/queryState.js';
+import type { InterpolationState } from '../debug/interpolation.js';
 
 /** The key of the internal state on a physics instance. */
 export const INTERNAL: unique symbol = Symbol('bitecs-collide.internal');
@@ -53,6 +54,8 @@ export interface PhysicsInternal {
   unobserve: Array<() => void>;
   /** Set by `destroyPhysics`: every helper and step then throws. */
   destroyed: boolean;
+  /** The render interpolation's previous poses (src/debug/interpolation.ts) while enabled, else null. */
+  interpolation: InterpolationState | null;
   /** The world queries' state (src/queries), created by the first query. */
   queries?: QueryState;
   /**

@@ -24,10 +24,12 @@ export interface BuildArenaOptions extends ArenaOptions {
    * peers' benchmarks do; spheres are in group 2 with mask 1 and boxes in group 1).
    */
   sphereSphere?: boolean;
+  /** A ready spec (e.g. `arena2dSpec`) instead of `arenaSpec(options)`. */
+  spec?: ArenaSpec;
 }
 
 export function buildArena(options: BuildArenaOptions): Arena {
-  const spec = arenaSpec(options);
+  const spec = options.spec ?? arenaSpec(options);
   const world = createWorld();
   const capacity = spec.spheres.length + spec.boxes.length + 1;
   const physics = createPhysics(world, { capacity, dt: spec.dt, ...options.physics });

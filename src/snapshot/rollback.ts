@@ -19,7 +19,8 @@
  */
 import { doubledLength } from '../math/grow.js';
 import { PhysicsInputError } from '../physics/errors.js';
-import { checkLive } from '../physics/internal.js';
+import { keepPoses } from '../debug/interpolation.js';
+import { checkLive, internalsOf } from '../physics/internal.js';
 import type { Physics } from '../physics/physicsTypes.js';
 import { restoreSnapshot, type RestoreOptions } from './reader.js';
 import { saveSnapshotWithin, snapshotSize } from './writer.js';
@@ -162,7 +163,8 @@ function slotOf(r: Ring, tick: number): number {
  * kinds, Velocity / Sensor / CollisionFilter / Response presence) are not those of that tick:
  * restore the game's own entities and components first. Either way nothing is changed. Frames newer
  * than `tick` stay in the ring until the next save (of tick + 1 after a re-simulated step) drops
- * them. No checksum is verified; no allocation.
+ * them. No checksum is verified; no allocation. With render interpolation enabled, the restored
+ * poses become those of `tick`, from which the next step interpolates.
  */
 export function restoreRollback(physics: Physics, ring: RollbackRing, tick: number): void {
   const r = ringOf(physics, ring, 'restoreRollback');
@@ -174,4 +176,6 @@ export function restoreRollback(physics: Physics, ring: RollbackRing, tick: numb
     throw new PhysicsInputError({ field: 'tick', problem: `no frame of tick ${String(tick)} in the rollback ring: ${held}`, source: 'restoreRollback' });
   }
   restoreSnapshot(physics, r.buffer, slot * r.slotBytes, TRUSTED);
+  // With render interpolation on, the restored poses are those of `tick`: the next step interpolates from them.
+  if (internalsOf(physics).interpolation !== null) keepPoses(physics);
 }

@@ -213,7 +213,8 @@ function querySpheres(physics: Physics): number {
     if ((f & SPHERE) === 0 || (f & (MOVING | RESPONSE | BOX)) === (MOVING | RESPONSE)) continue;
     const t = (f & MOVING) !== 0 ? dt : 0;
     const x = px[eid], y = py[eid], z = pz[eid], r = radius[eid];
-    const mx = vx[eid] * t, my = vy[eid] * t, mz = vz[eid] * t;
+    // Static contacts (t = 0) read no velocity: the motion is 0, as `loadBody` makes it.
+    const mx = t === 0 ? 0 : vx[eid] * t, my = t === 0 ? 0 : vy[eid] * t, mz = t === 0 ? 0 : vz[eid] * t;
     const ax = Math.abs(mx), ay = Math.abs(my), az = Math.abs(mz);
     if (!(ax <= side && ay <= side && az <= side)) {
       work[WORK_QUERIES] = queries;
@@ -223,15 +224,15 @@ function querySpheres(physics: Physics): number {
     }
     // `sweptSphereBounds` inline: calling it from this loop measured 1.08x the broadphase at 10,000 spheres.
     const pad = BOUNDS_PAD * (1 + Math.abs(x) + Math.abs(y) + Math.abs(z) + 3 * r + ax + ay + az);
-    q[0] = x - r + (mx < 0 ? mx : 0) - pad;
-    q[1] = y - r + (my < 0 ? my : 0) - pad;
-    q[2] = z - r + (mz < 0 ? mz : 0) - pad;
-    q[3] = x + r + (mx > 0 ? mx : 0) + pad;
-    q[4] = y + r + (my > 0 ? my : 0) + pad;
-    q[5] = z + r + (mz > 0 ? mz : 0) + pad;
+    // The bounds stay in locals; `q` is written only for the general lookup below.
+    const x0 = x - r + (mx < 0 ? mx : 0) - pad;
+    const y0 = y - r + (my < 0 ? my : 0) - pad;
+    const z0 = z - r + (mz < 0 ? mz : 0) - pad;
+    const x1 = x + r + (mx > 0 ? mx : 0) + pad;
+    const y1 = y + r + (my > 0 ? my : 0) + pad;
+    const z1 = z + r + (mz > 0 ? mz : 0) + pad;
     // `querySingleCell` (src/grid/query.ts) inline, same arithmetic: calling it measured 1.01–1.05x (10,000 spheres).
     if (staticOnly) {
-      const x0 = q[0], y0 = q[1], z0 = q[2], x1 = q[3], y1 = q[4], z1 = q[5];
       let u0 = (x0 + m) * inv, u1 = (x1 - m) * inv;
       if (u0 > u1) u0 = u1 = (x0 + (x1 - x0) * 0.5) * inv;
       let v0 = (y0 + m) * inv, v1 = (y1 - m) * inv;
@@ -241,7 +242,15 @@ function querySpheres(physics: Physics): number {
       const cx = Math.floor(u0), cy = Math.floor(v0), cz = Math.floor(w0);
       if (u0 > -CELL_LIMIT && u1 < CELL_LIMIT && v0 > -CELL_LIMIT && v1 < CELL_LIMIT && w0 > -CELL_LIMIT && w1 < CELL_LIMIT &&
         Math.floor(u1) === cx && Math.floor(v1) === cy && Math.floor(w1) === cz) {
-        const h = hashCell(cx, cy, cz, 0, tableMask);
+        // `hashCell` at level 0 inline while the coordinates fit 32 bits (its high halves are then 0).
+        const xl = cx | 0, yl = cy | 0, zl = cz | 0;
+        let h: number;
+        if (xl === cx && yl === cy && zl === cz) {
+          h = Math.imul(xl, 0x8da6b343) ^ Math.imul(yl, 0xd8163841) ^ Math.imul(zl, 0xcb1ab31f) ^ 0x165667b1;
+          h = (h ^ (h >>> 15)) & tableMask;
+        } else {
+          h = hashCell(cx, cy, cz, 0, tableMask);
+        }
         const end = cellStart[h + 1];
         staticWork[WORK_CELLS]++;
         staticWork[WORK_ITEMS] += end - cellStart[h];
@@ -259,6 +268,12 @@ function querySpheres(physics: Physics): number {
         continue;
       }
     }
+    q[0] = x0;
+    q[1] = y0;
+    q[2] = z0;
+    q[3] = x1;
+    q[4] = y1;
+    q[5] = z1;
     query.count = 0;
     gridQuerySlice(staticGrid, query, q, 0, WHOLE_TICK);
     if (hasDynamic) gridQuerySlice(dynamicGrid, query, q, 0, WHOLE_TICK);

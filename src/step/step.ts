@@ -32,10 +32,12 @@
  * 10. `setTick` (physics/internal.ts) counts the tick.
  * 11. `integrate` (step/integrate.ts), with the `integrate` option, reads Velocity and dt; writes
  *    the Position of the moving bodies other than dynamic ones.
+ * 12. `keepPoses` (debug/interpolation.ts), while render interpolation is enabled, reads the moving
+ *    bodies' Position and Box rotation and the tick; writes the interpolation's pose buffer of this tick.
  *
  * Dynamic bodies are spheres with Response (response/isDynamic.ts). Contacts describe the tick's
  * motion from the poses at its start. `runBroadphase` is stages 1–4, `runNarrowphase`
- * 5–10, `runIntegrate` 11.
+ * 5–10, `runIntegrate` 11–12 (`step` runs 12 without 11 when `integrate` is off).
  * @module
  */
 import { applyContactComponent, updateContactData } from '../contacts/contactComponent.js';
@@ -50,6 +52,7 @@ import { applyGravity } from './gravity.js';
 import { checkStatic } from './checkStatic.js';
 import { scanBodies } from './scanBodies.js';
 import { integrate } from './integrate.js';
+import { keepPoses } from '../debug/interpolation.js';
 import { testPairs } from './testPairs.js';
 
 function checkSwitch(name: 'continuous' | 'integrate' | 'validate' | 'contactComponent', v: unknown): void {
@@ -106,11 +109,13 @@ export function runNarrowphase(physics: Physics): void {
 
 /**
  * Moves every moving body (a sphere or box with Velocity) by velocity × dt, except dynamic bodies
- * (spheres with Response), which the response moved.
+ * (spheres with Response), which the response moved; then, while render interpolation is enabled,
+ * keeps the moving bodies' poses of this tick.
  */
 export function runIntegrate(physics: Physics): void {
   checkInstance(physics);
   integrate(physics);
+  if (internalsOf(physics).interpolation !== null) keepPoses(physics);
 }
 
 /**
@@ -126,4 +131,5 @@ export function step(physics: Physics): void {
   runBroadphase(physics);
   runNarrowphase(physics);
   if (physics.integrate) runIntegrate(physics);
+  else if (internalsOf(physics).interpolation !== null) keepPoses(physics);
 }

@@ -58,7 +58,7 @@ async function frames(page: Page, n: number): Promise<void> {
 
 const readout = (page: Page) => page.evaluate(() => ({ ...window.demo }));
 
-describe('browser demo (npm run demo)', () => {
+describe('browser demo (npm run demo): the stress scene', () => {
   let server: ChildProcess | undefined;
   let url = '';
   let session: ChromiumSession | undefined;
@@ -96,8 +96,8 @@ describe('browser demo (npm run demo)', () => {
    */
   async function paused(options: DemoSceneOptions): Promise<Page> {
     const page = session!.page;
-    const loaded = page.url().startsWith(url) && (await page.evaluate(() => window.demo !== undefined));
-    if (!loaded) await open(`paused=1&bodies=${options.bodies}&seed=${options.seed}&continuous=${options.continuous ? 1 : 0}`);
+    const loaded = page.url().startsWith(url) && (await page.evaluate(() => window.demo !== undefined && window.demo.scene === 'stress'));
+    if (!loaded) await open(`scene=stress&paused=1&bodies=${options.bodies}&seed=${options.seed}&continuous=${options.continuous ? 1 : 0}`);
     await page.evaluate((o) => {
       window.demoControl.pause(true);
       window.demoControl.reset(o);
@@ -107,7 +107,7 @@ describe('browser demo (npm run demo)', () => {
 
   it('loads from the local server with no console errors; its tick advances; window.demo is read-only; the wireframe draws', async (ctx) => {
     skipWithoutChromium(ctx);
-    const page = await open('bodies=2000&seed=3');
+    const page = await open('scene=stress&bodies=2000&seed=3');
     await page.waitForFunction(() => window.demo.tick >= 2, undefined, { timeout: PAGE_TIMEOUT });
     const first = (await readout(page)).tick;
     await page.waitForFunction((t) => window.demo.tick > t, first, { timeout: PAGE_TIMEOUT });

@@ -6,13 +6,18 @@
  * first files, ES module and CommonJS, taken from its ```js blocks as they are written, run with
  * Node and print the line the page shows.
  *
+ * The git dependency, as a game gets it (offline too): `npm install --offline git+file://COPY`, where
+ * COPY is a git repository of this working tree's tracked files (one commit), so npm clones it,
+ * installs its development dependencies from npm's cache and runs its `prepare` script (the build)
+ * in the clone; the same two first files then run against what it installed.
+ *
  * And the repository's own install: `npm ci` at the root prints no EBADENGINE warning on this Node
  * (the Colyseus packages, which declare Node >= 22, are the multiplayer example's own dependencies,
  * in examples/multiplayer/package.json and its lockfile), and both lockfiles are in sync with their
  * package.json (`npm ci --dry-run --offline` on copies: it resolves from the lockfile, fetches
  * nothing, and fails when they disagree).
  */
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -58,8 +63,8 @@ describe('installing the tarball in a game (docs/install.md)', () => {
     expect(name).toBe(`bitecs-collide-${PKG.version}.tgz`);
     const peer = `bitecs@${PKG.peerDependencies.bitecs}`;
     for (const [doc, text] of [['README.md', README], ['docs/install.md', PAGE]]) {
-      const install = blocks(text, 'sh').join('\n').split('\n').filter((l) => /^npm install /.test(l));
-      expect(install, `${doc}: an npm install command`).toHaveLength(1);
+      const install = blocks(text, 'sh').join('\n').split('\n').filter((l) => /^npm install \S+\.tgz /.test(l));
+      expect(install, `${doc}: an npm install command of the tarball`).toHaveLength(1);
       expect(install[0], doc).toContain(`/${name} ${peer}`);
     }
     expect(blocks(PAGE, 'sh').join('\n')).toMatch(/^npm pack\s/m);
@@ -90,6 +95,56 @@ describe('installing the tarball in a game (docs/install.md)', () => {
   });
 });
 
+describe('installing as a git dependency (docs/install.md; issue 26: dist/ was built only in prepack)', () => {
+  let gameGit = '';
+  let url = '';
+
+  beforeAll(() => {
+    // A git repository of the working tree's tracked files: what a clone of this commit would hold.
+    const repo = join(packed.tmp, 'repo');
+    mkdirSync(repo);
+    const tracked = run('git', ['ls-files', '-z'], ROOT).split('\0').filter((f) => f !== '' && existsSync(join(ROOT, f)));
+    for (const f of tracked) cpSync(join(ROOT, f), join(repo, f), { recursive: true });
+    const git = (...args: string[]) => run('git', ['-c', 'user.name=test', '-c', 'user.email=test@example.com', ...args], repo);
+    git('init', '-q');
+    git('add', '-A');
+    git('commit', '-q', '-m', 'the working tree');
+    url = `git+file://${repo}`;
+    gameGit = join(packed.tmp, 'my-git-game');
+    mkdirSync(gameGit);
+    writeFileSync(join(gameGit, 'package.json'), JSON.stringify({ name: 'my-git-game', private: true }));
+    const bitecs = readdirSync(packed.tmp).find((f) => /^bitecs-\d.*\.tgz$/.test(f))!;
+    run('npm', ['install', '--offline', '--no-audit', '--no-fund', url, join(packed.tmp, bitecs)], gameGit, 280_000);
+  }, 300_000);
+
+  it('the README and the page give the git command; package.json builds in prepare, not prepack', () => {
+    for (const [doc, text] of [['README.md', README], ['docs/install.md', PAGE]]) {
+      const install = blocks(text, 'sh').join('\n').split('\n').filter((l) => /^npm install git\+\S+\.git /.test(l));
+      expect(install, `${doc}: an npm install command of a git URL`).toHaveLength(1);
+      expect(install[0], doc).toMatch(new RegExp(` bitecs@\\${PKG.peerDependencies.bitecs}$`));
+    }
+    const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    expect(scripts.prepare).toMatch(/scripts\/build\.mjs/);
+    expect(scripts.prepack).toBeUndefined();
+  });
+
+  it('npm recorded the git URL and installed the built files', () => {
+    const pkg = JSON.parse(readFileSync(join(gameGit, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    expect(pkg.dependencies['bitecs-collide']).toBe(url);
+    const dir = join(gameGit, 'node_modules/bitecs-collide');
+    expect(readdirSync(dir).sort()).toEqual(readdirSync(packed.unpacked).sort());
+    expect(readdirSync(join(dir, 'dist')).sort()).toEqual(readdirSync(join(packed.unpacked, 'dist')).sort());
+  });
+
+  const output = blocks(PAGE, 'text').find((b) => b.startsWith('tick '))?.trim();
+  for (const name of ['game.mjs', 'game.cjs']) {
+    it(`${name}, as the page writes it, runs against the git dependency`, () => {
+      writeFileSync(join(gameGit, name), firstFile(name));
+      expect(run(process.execPath, [name], gameGit).trim()).toBe(output);
+    });
+  }
+});
+
 /** `npm ci --dry-run --offline` on copies of `dir`'s package.json and package-lock.json: exit code and output. */
 function dryRunCi(dir: string, name: string): { code: number; output: string } {
   const copy = join(packed.tmp, name);
@@ -110,7 +165,8 @@ describe('the repository\'s install (issue 26: npm ci printed 30 EBADENGINE warn
     const copy = join(packed.tmp, 'root-ci');
     mkdirSync(copy);
     for (const f of ['package.json', 'package-lock.json']) cpSync(join(ROOT, f), join(copy, f));
-    const output = execFileSync('sh', ['-c', 'npm ci --dry-run --offline --no-audit --no-fund 2>&1'], { cwd: copy, encoding: 'utf8', timeout: 120_000 });
+    // --ignore-scripts: npm runs the root's prepare script (the build) even in a dry run, and the copy has no scripts/.
+    const output = execFileSync('sh', ['-c', 'npm ci --dry-run --offline --ignore-scripts --no-audit --no-fund 2>&1'], { cwd: copy, encoding: 'utf8', timeout: 120_000 });
     expect(output).toMatch(/^add bitecs /m); // the dry run did resolve the tree
     expect(output.split('\n').filter((l) => /EBADENGINE/.test(l))).toEqual([]);
     const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, unknown> };

@@ -10,9 +10,9 @@ import { join, resolve } from 'node:path';
 export const ROOT = resolve(import.meta.dirname, '../..');
 
 /** Runs a command; on failure throws with its whole output (so a failing check shows tsc's or attw's diagnostics). */
-export function run(file: string, args: string[], cwd: string): string {
+export function run(file: string, args: string[], cwd: string, timeout = 120_000): string {
   try {
-    return execFileSync(file, args, { cwd, encoding: 'utf8', stdio: 'pipe', timeout: 120_000 });
+    return execFileSync(file, args, { cwd, encoding: 'utf8', stdio: 'pipe', timeout });
   } catch (e) {
     const err = e as { stdout?: string; stderr?: string; message: string };
     throw new Error(`${file} ${args.join(' ')} (in ${cwd}) failed:\n${err.stdout ?? ''}${err.stderr ?? ''}\n${err.message}`);

@@ -2,13 +2,14 @@
  * A small scene with every kind of body, for the rollback-ring and interpolation tests: static,
  * kinematic and dynamic spheres (dynamic = with Response, under gravity), static and kinematic boxes
  * (rotated), sensor spheres and boxes, and filtered bodies, in a box of side `size` whose walls the
- * game reflects moving bodies from. Inputs are velocity writes, a pure function of (seed, tick,
- * variant): variant 0 is the true input, another variant a wrong prediction of it.
+ * game reflects moving bodies from. Inputs are velocity writes and the kinematic boxes' rotations (the
+ * game turns them), a pure function of (seed, tick, variant): variant 0 is the true input, another
+ * variant a wrong prediction of it.
  */
 import { createWorld, hasComponent, type World } from 'bitecs';
 import { reflectInBounds } from '../../src/scenes/arena.js';
 import { createRng, randomQuat, type Rng } from '../../src/scenes/prng.js';
-import { addBox, addSphere, createPhysics, hashPhysicsState, setVelocity, step, type Physics } from '../../src/index.js';
+import { addBox, addSphere, createPhysics, hashPhysicsState, setRotation, setVelocity, step, type Physics } from '../../src/index.js';
 
 export interface AllKindsScene {
   world: World;
@@ -48,12 +49,26 @@ export function buildAllKindsScene(seed: number, n = 36): AllKindsScene {
   const ids: number[] = [];
   for (let e = 0; e <= 2 * n; e++) if (hasComponent(world, e, physics.components.Position)) ids.push(e);
   const movingIds = Uint32Array.from(moving);
+  const spinning = moving.filter((e) => hasComponent(world, e, physics.components.Box) && !hasComponent(world, e, physics.components.Sensor));
+  const axes = new Map(spinning.map((e) => {
+    const v = vec(rng, -1, 1);
+    const n = Math.hypot(v[0], v[1], v[2]) || 1;
+    return [e, [v[0] / n, v[1] / n, v[2] / n] as const];
+  }));
   const input = (t: number, variant: number) => {
     const r = createRng((seed * 0x9e3779b1) ^ Math.imul(t + 1, 0x85ebca6b) ^ Math.imul(variant, 0x27d4eb2f));
     const writes = 1 + Math.floor(r.next() * 3);
     for (let k = 0; k < writes; k++) {
       const e = moving[Math.floor(r.next() * moving.length)];
       setVelocity(physics, e, vec(r, -7, 7));
+    }
+    // The game turns the kinematic boxes (no angular velocity in the physics): a rotation written
+    // each tick, about each box's own axis, 0.15 rad per tick (a misprediction turns it the other way).
+    for (const e of spinning) {
+      const angle = (variant === 0 ? 0.15 : -0.15) * t + e;
+      const c = Math.cos(angle / 2), sn = Math.sin(angle / 2);
+      const ax = axes.get(e)!;
+      setRotation(physics, e, [ax[0] * sn, ax[1] * sn, ax[2] * sn, c]);
     }
   };
   const tick = (t: number, variant = 0) => {
