@@ -29,6 +29,7 @@ import { BodyFlags, ContactFlags, type Physics } from '../physics/physicsTypes.j
 import { heapPush } from './eventQueue.js';
 import { isRecorded, recordContact, RI_DEPTH, RI_NX, RI_PX, RI_TOI } from './contactRecords.js';
 import type { ScratchSphere, ScratchVec3 } from '../geometry/scratch.js';
+import { isDynamic } from './isDynamic.js';
 import { addConstraint } from './solver.js';
 import { DYNAMIC, R_CASTS, reserveEvents, type ResponseState } from './responseState.js';
 
@@ -206,7 +207,8 @@ function castPartner(physics: Physics, s: ResponseState, a: number, x: number): 
   if (!hit) return false;
   const u = cast.toi;
   if (u === 0) {
-    if (now === 0 && s.pushing !== PUSH_NONE && s.state[x] === 0 && sensor === 0 && pushOut(physics, s, a, x, sensor)) return true;
+    // Not out of a sleeping dynamic sphere (response/sleep.ts): dynamic pairs are never pushed apart.
+    if (now === 0 && s.pushing !== PUSH_NONE && s.state[x] === 0 && !isDynamic(flags[x]) && sensor === 0 && pushOut(physics, s, a, x, sensor)) return true;
     const n = cast.normal;
     const vn = rx * n.x + ry * n.y + rz * n.z;
     if (now === 0 && s.collect === 1 && sensor === 0 && (s.state[x] !== DYNAMIC || a < x)) {
