@@ -80,9 +80,10 @@ export function frictionPair(physics: Physics, a: number, b: number, n: Float64A
  * tangential impulse (a vector in the contact plane) moves to cancel the relative tangential velocity
  * and is clamped to μ × the accumulated normal impulse. `w[0..3]` is the velocity of a partner that is
  * not dynamic (a dynamic partner's is read from Velocity); `s.pair[2]`, `s.pair[3]` the inverse masses
- * of the body and of a dynamic partner. Returns the body's velocity change.
+ * of the body and of a dynamic partner. Raises `s.solverScale[change]` to the body's velocity change
+ * (no double is returned: it would be boxed, docs/internals.md).
  */
-export function frictionContact(physics: Physics, s: ResponseState, c: number, w: Float64Array): number {
+export function frictionContact(physics: Physics, s: ResponseState, c: number, w: Float64Array, change: number): void {
   const v = physics.components.Velocity;
   const a = s.conA[c], x = s.conB[c], o = CON_SLOTS * c;
   const f = s.conF;
@@ -104,7 +105,7 @@ export function frictionContact(physics: Physics, s: ResponseState, c: number, w
     jz *= k;
   }
   const dx = jx - f[o + CON_TX], dy = jy - f[o + CON_TX + 1], dz = jz - f[o + CON_TX + 2];
-  if (dx === 0 && dy === 0 && dz === 0) return 0;
+  if (dx === 0 && dy === 0 && dz === 0) return;
   f[o + CON_TX] = jx;
   f[o + CON_TX + 1] = jy;
   f[o + CON_TX + 2] = jz;
@@ -121,5 +122,6 @@ export function frictionContact(physics: Physics, s: ResponseState, c: number, w
     v.z[x] -= dz * ix;
     s.solved[x] = 1;
   }
-  return Math.sqrt(dx * dx + dy * dy + dz * dz) * ia;
+  const dv = Math.sqrt(dx * dx + dy * dy + dz * dz) * ia;
+  if (dv > s.solverScale[change]) s.solverScale[change] = dv;
 }

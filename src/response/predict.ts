@@ -28,7 +28,6 @@ import { internalsOf } from '../physics/internal.js';
 import { BodyFlags, ContactFlags, type Physics } from '../physics/physicsTypes.js';
 import { heapPush } from './eventQueue.js';
 import { isRecorded, recordContact, RI_DEPTH, RI_NX, RI_PX, RI_TOI } from './contactRecords.js';
-import type { ScratchSphere, ScratchVec3 } from '../geometry/scratch.js';
 import { isDynamic } from './isDynamic.js';
 import { addConstraint } from './solver.js';
 import { DYNAMIC, R_CASTS, reserveEvents, type ResponseState } from './responseState.js';
@@ -157,12 +156,15 @@ function pushOut(physics: Physics, s: ResponseState, a: number, x: number, flags
 }
 
 /**
- * Whether a gap of `u` × |motion| (the start-of-tick cast's distance to its first touch) is within
+ * Whether the gap toi × |motion| of the current cast (`s.shapes`: the distance to its first touch at the start of the tick) is within
  * the rest skin: REST_SKIN × the radius, plus PUSH_EPS × the pose's scale (1 + |centre|₁ + radius),
  * the rounding of coordinates far from the origin. A pair that close at the start of the tick is
  * touching: it is a contact of the tick and a resting contact of the start-of-tick solve.
  */
-function withinSkin(sphere: ScratchSphere, u: number, motion: ScratchVec3): boolean {
+function withinSkin(s: ResponseState): boolean {
+  // Reads the cast's toi from the scratch, not as an argument (a double argument is boxed: docs/internals.md).
+  const { sphere, motion, cast } = s.shapes;
+  const u = cast.toi;
   const c = sphere.center, r = sphere.radius;
   const skin = REST_SKIN * r + PUSH_EPS * (1 + Math.abs(c.x) + Math.abs(c.y) + Math.abs(c.z) + r);
   return u * u * (motion.x * motion.x + motion.y * motion.y + motion.z * motion.z) <= skin * skin;
@@ -222,7 +224,7 @@ function castPartner(physics: Physics, s: ResponseState, a: number, x: number): 
       return false;
     }
   }
-  if (u > 0 && now === 0 && s.collect === 1 && sensor === 0 && (s.state[x] !== DYNAMIC || a < x) && withinSkin(sphereA, u, motion)) {
+  if (u > 0 && now === 0 && s.collect === 1 && sensor === 0 && (s.state[x] !== DYNAMIC || a < x) && withinSkin(s)) {
     // Within the rest skin at the start of the tick: a resting contact for the solve as well, and
     // touching (a contact of this tick whatever the solve then does to the velocity).
     touchN[0] = cast.normal.x;

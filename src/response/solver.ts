@@ -133,8 +133,7 @@ function solveFriction(physics: Physics, s: ResponseState, c: number): void {
   inverseMass(physics, s.conA[c], pair, 2);
   pair[3] = 0;
   if (s.state[s.conB[c]] === DYNAMIC) inverseMass(physics, s.conB[c], pair, 3);
-  const dv = frictionContact(physics, s, c, w);
-  if (dv > s.solverScale[S_CHANGE]) s.solverScale[S_CHANGE] = dv;
+  frictionContact(physics, s, c, w, S_CHANGE);
 }
 
 /** Solves the start-of-tick contacts; returns whether some velocity changed (`s.solved` marks which). */

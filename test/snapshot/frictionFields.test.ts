@@ -8,7 +8,7 @@ import { createWorld } from 'bitecs';
 import { describe, expect, it } from 'vitest';
 import {
   addBox, addSphere, bodyManifestSize, createPhysics, entityIdsSize, hashPhysicsState, restoreBodyManifest, restoreEntityIds,
-  restoreSnapshot, saveBodyManifest, saveEntityIds, saveSnapshot, snapshotSize, step, type Physics,
+  restoreSnapshot, saveBodyManifest, saveEntityIds, saveSnapshot, SnapshotMismatchError, snapshotSize, step, type Physics,
 } from '../../src/index.js';
 
 const OPTIONS = { gravity: [0, -9.81, 0] as [number, number, number] };
@@ -81,5 +81,25 @@ describe('friction, damping and gravity scale persist', () => {
       store[ids[0]] = old;
       expect(hashPhysicsState(physics)).toBe(h);
     }
+  });
+
+  it('a version-2 snapshot (before these fields) is rejected naming header.version, with nothing changed', () => {
+    const physics = createPhysics(createWorld(), OPTIONS);
+    scene(physics);
+    step(physics);
+    const buf = new ArrayBuffer(snapshotSize(physics));
+    saveSnapshot(physics, buf);
+    new Uint8Array(buf)[7] = 2; // the top byte of header word 1: the format version
+    const h = hashPhysicsState(physics);
+    let err: unknown;
+    try {
+      restoreSnapshot(physics, buf, 0, { verify: false });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(SnapshotMismatchError);
+    expect((err as SnapshotMismatchError).field).toBe('header.version');
+    expect(String(err)).toMatch(/version 2 is not supported \(expected 3\)/);
+    expect(hashPhysicsState(physics)).toBe(h);
   });
 });
