@@ -128,7 +128,7 @@ export function validateBody(physics: Physics, eid: number, flags: number): void
     checkExtent(eid, 'Box.hz', b.hz);
     checkRotation(physics, eid);
   }
-  if ((flags & BodyFlags.MATERIAL) !== 0) checkFriction(physics, eid);
+  if (internalsOf(physics).hasMaterial[eid] !== 0) checkFriction(physics, eid);
 }
 
 /** Throws unless `Material.friction` of `eid` is a finite number >= 0. */

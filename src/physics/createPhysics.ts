@@ -16,8 +16,9 @@ import { BodyFlags, type Physics, type PhysicsOptions } from './physicsTypes.js'
 import { checkLive, INTERNAL, internalsOf, type PhysicsState } from './internal.js';
 import { createBroadphaseState } from '../step/broadphaseState.js';
 import { createSleepState, growSleepState } from '../response/sleep.js';
+import { writeCharacterDefaults } from '../character/characterSettings.js';
 
-const { SPHERE, BOX, MOVING, SENSOR, FILTER, HAS_CONTACT, RESPONSE, MATERIAL } = BodyFlags;
+const { SPHERE, BOX, MOVING, SENSOR, FILTER, HAS_CONTACT, RESPONSE, CHARACTER } = BodyFlags;
 const GRAVITY = vectorField('options.gravity', ['options.gravity.x', 'options.gravity.y', 'options.gravity.z']);
 const gravityIn = new Float64Array(3);
 const DEFAULT_GROUP = 1;
@@ -136,6 +137,7 @@ export function ensureCapacity(physics: Physics, eid: number): void {
   internal.purgeMark = growArray(internal.purgeMark, cap);
   growContactsState(internal.contacts, cap);
   if (internal.sleep !== null) growSleepState(internal.sleep, cap);
+  internal.hasMaterial = growArray(internal.hasMaterial, cap);
   internal.capacity = cap;
 }
 
@@ -184,6 +186,9 @@ export function createPhysics(world: World, options: PhysicsOptions = {}): Physi
       responseCount: 0,
       response: null,
       sleep: options.sleep === undefined ? null : createSleepState(options.sleep.speed ?? 0.05, options.sleep.time ?? 0.5, capacity),
+      hasMaterial: new Uint8Array(capacity),
+      characterCount: 0,
+      character: null,
       interpolation: null,
       unobserve: [],
       destroyed: false,
@@ -240,10 +245,22 @@ function registerObservers(physics: Physics, own: PhysicsComponents): void {
     clearFlag(RESPONSE)(eid);
   });
   on(onAdd(c.Material), (eid) => {
-    setFlag(MATERIAL)(eid);
+    grow(eid);
+    internal.hasMaterial[eid] = 1;
     c.Material.friction[eid] = 0;
   });
-  on(onRemove(c.Material), clearFlag(MATERIAL));
+  on(onRemove(c.Material), (eid) => {
+    internal.hasMaterial[eid] = 0;
+  });
+  on(onAdd(c.Character), (eid) => {
+    if ((internal.flags[eid] & CHARACTER) === 0) internal.characterCount++;
+    setFlag(CHARACTER)(eid);
+    writeCharacterDefaults(physics, eid);
+  });
+  on(onRemove(c.Character), (eid) => {
+    if ((internal.flags[eid] & CHARACTER) !== 0) internal.characterCount--;
+    clearFlag(CHARACTER)(eid);
+  });
   on(onAdd(c.Sensor), setFlag(SENSOR));
   on(onRemove(c.Sensor), clearFlag(SENSOR));
   on(onAdd(c.Box), (eid) => {

@@ -153,8 +153,8 @@ export const BodyFlags = {
   HAS_CONTACT: 32,
   /** Has the Response component (dynamic when also SPHERE and MOVING). */
   RESPONSE: 64,
-  /** Has the Material component (its friction is read; otherwise μ = 0). */
-  MATERIAL: 128,
+  /** Has the Character component (moved by src/character when also SPHERE and MOVING). */
+  CHARACTER: 128,
 } as const;
 
 /** A physics instance bound to one bitecs world. Create it with `createPhysics(world, options)`. */

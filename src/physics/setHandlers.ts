@@ -33,6 +33,7 @@ import { PhysicsInputError } from './errors.js';
 import { BodyFlags, type Physics } from './physicsTypes.js';
 import { internalsOf } from './internal.js';
 import { wake } from '../response/sleep.js';
+import { setCharacter } from '../character/addCharacter.js';
 import { describe, readBits, readRadius, readRotation, readVector, vectorField } from './readInput.js';
 
 const POSITION = vectorField('Position', ['Position.x', 'Position.y', 'Position.z']);
@@ -237,6 +238,7 @@ export const SET_WRITERS: { readonly [K in keyof PhysicsComponents]?: SetWriter 
   CollisionFilter: setFilter,
   Response: setResponse,
   Material: setMaterial,
+  Character: setCharacter,
 };
 
 /**

@@ -15,15 +15,13 @@
  * @module
  */
 import { internalsOf } from '../physics/internal.js';
-import { BodyFlags, type Physics } from '../physics/physicsTypes.js';
+import type { Physics } from '../physics/physicsTypes.js';
 import { CON_ACC, CON_INV, CON_MU, CON_SLOTS, CON_TX, DYNAMIC, type ResponseState } from './responseState.js';
-
-const { MATERIAL } = BodyFlags;
 
 /** The friction coefficient of the pair (a, x), √(μa μb) (0 when either has no Material). */
 export function pairFriction(physics: Physics, a: number, x: number, out: Float64Array, k: number): void {
-  const flags = internalsOf(physics).flags;
-  if ((flags[a] & flags[x] & MATERIAL) === 0) {
+  const has = internalsOf(physics).hasMaterial;
+  if (has[a] === 0 || has[x] === 0) {
     out[k] = 0;
     return;
   }

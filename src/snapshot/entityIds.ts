@@ -22,7 +22,8 @@
  * written since the collision response) has the Response bit; version 1 ("BCB1") had none and is
  * still read (its bodies have no Response: a version-1 manifest of a world with dynamic spheres
  * came from a writer that dropped them, and the snapshot's body-set check then rejects the join).
- * Version 3 ("BCB3", since friction) adds the Material bit; version 2 is still read (no Material).
+ * Version 3 ("BCB3") adds the Character bit, version 4 ("BCB4", since friction) the Material bit;
+ * versions 1 to 3 are still read (no Material).
  * Any other version is rejected with an `EntityManifestError` naming it.
  *
  * A join is: `createWorld()`, `restoreEntityIds`, `createPhysics` (same options as the server),
@@ -49,7 +50,7 @@ export class EntityManifestError extends Error {
 const IDS_MAGIC = 0x31454342; // "BCE1" little-endian
 /** "BCB" plus the version digit in the top byte ("BCB2" little-endian is 0x32424342). */
 const BODIES_TAG = 0x424342;
-const BODIES_VERSION = 3;
+const BODIES_VERSION = 4;
 const BODIES_MAGIC = BODIES_TAG | ((0x30 + BODIES_VERSION) << 24);
 const IDS_HEADER = 16;
 const BODIES_HEADER = 8;
@@ -62,11 +63,14 @@ const K_FILTER = 16;
 /** Since version 2. */
 const K_RESPONSE = 32;
 /** Since version 3. */
-const K_MATERIAL = 64;
-/** Every kind bit a manifest of version 1 / 2 / 3 may hold. */
+const K_CHARACTER = 64;
+/** Since version 4. */
+const K_MATERIAL = 128;
+/** Every kind bit a manifest of version 1 / 2 / 3 / 4 may hold. */
 const KINDS_V1 = 31;
 const KINDS_V2 = 63;
 const KINDS_V3 = 127;
+const KINDS_V4 = 255;
 const ID_BITS = 24;
 const ID_MASK = (1 << ID_BITS) - 1;
 
@@ -175,6 +179,7 @@ function kindOf(physics: Physics, eid: number): number {
   if (hasComponent(world, eid, c.Sensor)) k |= K_SENSOR;
   if (hasComponent(world, eid, c.CollisionFilter)) k |= K_FILTER;
   if (hasComponent(world, eid, c.Response)) k |= K_RESPONSE;
+  if (hasComponent(world, eid, c.Character)) k |= K_CHARACTER;
   if (hasComponent(world, eid, c.Material)) k |= K_MATERIAL;
   return k;
 }
@@ -192,8 +197,8 @@ export function bodyManifestSize(physics: Physics): number {
 }
 
 /**
- * Writes every body's entity id and kind (sphere / box; Velocity, Sensor, CollisionFilter, Response, Material
- * presence), in ascending id, into `buffer` at byte `offset` (default 0), as a version-3 manifest;
+ * Writes every body's entity id and kind (sphere / box; Velocity, Sensor, CollisionFilter, Response,
+ * Character, Material presence), in ascending id, into `buffer` at byte `offset` (default 0), as a version-4 manifest;
  * returns the bytes written (`bodyManifestSize(physics)`). Entity ids must be below 2^24.
  */
 export function saveBodyManifest(physics: Physics, buffer: ArrayBuffer | Uint8Array, offset = 0): number {
@@ -217,7 +222,7 @@ export function saveBodyManifest(physics: Physics, buffer: ArrayBuffer | Uint8Ar
 }
 
 /**
- * The kind bits a body manifest with format tag `tag` may hold (version 1 or 2); throws
+ * The kind bits a body manifest with format tag `tag` may hold (version 1, 2 or 3); throws
  * `EntityManifestError` for another tag or version.
  */
 function kindsOfVersion(tag: number, offset: number, source: string): number {
@@ -225,18 +230,20 @@ function kindsOfVersion(tag: number, offset: number, source: string): number {
   const version = (tag >>> 24) - 0x30;
   if (version === 1) return KINDS_V1;
   if (version === 2) return KINDS_V2;
-  if (version === BODIES_VERSION) return KINDS_V3;
+  if (version === 3) return KINDS_V3;
+  if (version === BODIES_VERSION) return KINDS_V4;
   throw new EntityManifestError(source, `body manifest version ${version >= 0 && version <= 9 ? version : `tag 0x${(tag >>> 0).toString(16)}`} is not supported (this version reads 1 to ${BODIES_VERSION})`);
 }
 
 /**
  * Adds the saved bodies' components to their entities in `physics.world` (which must exist and not
  * be bodies yet, e.g. right after `restoreEntityIds`): Position, then Velocity, CollisionFilter and
- * Sensor where saved, then Sphere or Box, then Response where saved (the order of `addSphere`) —
+ * Sensor where saved, then Sphere or Box, then Response and Character where saved (the order of
+ * `addSphere`, `addCharacter`) —
  * with zero data (identity rotation) for `restoreSnapshot` to overwrite. Also grows the physics
  * arrays to the world's highest entity id: a snapshot taken right after a body was removed names
  * that body (its `ended` pairs and removed-body records), and its id may be above every body left.
- * Reads manifests of versions 1 to 3. Returns the bytes read. Throws `EntityManifestError` before changing anything when the
+ * Reads manifests of versions 1 to 4. Returns the bytes read. Throws `EntityManifestError` before changing anything when the
  * manifest is corrupt or of another version, or an entity is missing or already a body.
  */
 export function restoreBodyManifest(physics: Physics, buffer: ArrayBuffer | Uint8Array, offset = 0): number {
@@ -274,6 +281,7 @@ export function restoreBodyManifest(physics: Physics, buffer: ArrayBuffer | Uint
     if ((k & K_SPHERE) !== 0) addComponent(world, eid, c.Sphere);
     if ((k & K_BOX) !== 0) addComponent(world, eid, c.Box);
     if ((k & K_RESPONSE) !== 0) addComponent(world, eid, c.Response);
+    if ((k & K_CHARACTER) !== 0) addComponent(world, eid, c.Character);
     if ((k & K_MATERIAL) !== 0) addComponent(world, eid, c.Material);
   }
   return bytes;

