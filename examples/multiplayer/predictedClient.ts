@@ -25,7 +25,7 @@
  * Everything here runs in browsers as in Node (no Node imports).
  */
 import { Client, type Room } from '@colyseus/sdk';
-import { createRollbackRing, restoreRollback, saveRollback, type RollbackRing } from '../../src/index.js';
+import { createRollbackRing, enableInterpolation, restoreRollback, saveRollback, type RollbackRing } from '../../src/index.js';
 import { hashWords, loadJoinState, steerPlayer, TICK_RATE, type Sim } from './sim.js';
 import { ArenaState } from './state.js';
 import {
@@ -59,6 +59,11 @@ export interface PredictedClientOptions {
   maxStepsPerUpdate?: number;
   /** Ticks of lead beyond the measured round trip (default 2; raised by one for each late input, then lowered again). */
   safetyTicks?: number;
+  /**
+   * Keep the moving bodies' previous poses for drawing between ticks (`enableInterpolation` on each
+   * replica built; then `interpolatePoses(client.sim.physics, alpha, out)`). Default false.
+   */
+  interpolation?: boolean;
   /** Report each confirmed tick's hash to the server (default true). */
   reportHashes?: boolean;
   /** Ask for the join state again after a mismatch (default true). */
@@ -139,7 +144,11 @@ export class PredictedClient {
   private readonly knownDx = new Int8Array(MAX_PLAYERS);
   private readonly knownDz = new Int8Array(MAX_PLAYERS);
   private knownN = 0;
-  /** The server's clock: max over recent arrivals of (tick − arrival / TICK_MS), in two 2 s windows. */
+  /**
+   * The server's clock: max over recent arrivals of (tick − arrival / TICK_MS), in two 1 s windows:
+   * a late message does not pull it back, and a server that fell behind (it drops time after a long
+   * stall) is followed within 2 s.
+   */
   private clockCur = -Infinity;
   private clockPrev = -Infinity;
   private clockWindow = 0;
@@ -201,6 +210,15 @@ export class PredictedClient {
       ? await sdk.joinById<ArenaState>(how.roomId, options, ArenaState)
       : await sdk[how]<ArenaState>(o.roomName ?? 'arena', options, ArenaState);
     return new PredictedClient(room as Room<unknown, ArenaState>, o);
+  }
+
+  /**
+   * The first tick the server cannot have run yet, as estimated at the last `update`: the local
+   * stick applies to predicted ticks from this one on (a client lagging behind the server, e.g.
+   * starved of CPU, predicts without it until it is ahead again).
+   */
+  get inputTick(): number {
+    return this.firstInputTick;
   }
 
   /** The tick the replica is at (predicted), −1 before the join state. */
@@ -333,6 +351,7 @@ export class PredictedClient {
     const state = loadJoinState(bytes);
     const sim = state.sim;
     this.sim = sim;
+    if (this.o.interpolation === true) enableInterpolation(sim.physics);
     this.ring = createRollbackRing(sim.physics, this.depth);
     this.confirmedTick = state.tick;
     if (this.joinTick < 0) this.joinTick = state.tick;
@@ -350,7 +369,7 @@ export class PredictedClient {
     this.serverTick = h.tick;
     const now = performance.now();
     const sample = h.tick - now / TICK_MS;
-    if (now - this.clockWindow > 2000) {
+    if (now - this.clockWindow > 1000) {
       this.clockPrev = this.clockCur;
       this.clockCur = sample;
       this.clockWindow = now;
