@@ -95,6 +95,35 @@ export interface ResponseComponent {
   mass: Float64Array;
 }
 
+/**
+ * A character controller's settings and outputs (src/character; docs/character.md). A character is a
+ * sphere body (Position, Sphere, Velocity) with this component: the `moveCharacters` stage moves it
+ * by collide-and-slide instead of the integration. Settings (written by `addCharacter` and
+ * `set(Character, …)`):
+ * - `maxSlope`: radians in [0, π/2]: a surface whose normal is within it of `up` is ground;
+ * - `stepHeight`, `snapDistance`: length units >= 0 (ledges climbed; drop kept grounded);
+ * - `upX, upY, upZ`: the unit up vector (world frame);
+ * - `gravityScale`: factor on the physics gravity while airborne;
+ * - `mass`: > 0 for pushing dynamic spheres, 0 = infinite (kinematic).
+ * Outputs (after each step): `grounded` 0/1, `groundEid` (0 when airborne), `nx, ny, nz` the unit
+ * ground normal (zero when airborne).
+ */
+export interface CharacterComponent {
+  maxSlope: Float64Array;
+  stepHeight: Float64Array;
+  snapDistance: Float64Array;
+  upX: Float64Array;
+  upY: Float64Array;
+  upZ: Float64Array;
+  gravityScale: Float64Array;
+  mass: Float64Array;
+  grounded: Uint8Array;
+  groundEid: Uint32Array;
+  nx: Float64Array;
+  ny: Float64Array;
+  nz: Float64Array;
+}
+
 /** Values of `Response.mode`. */
 export const ResponseMode = {
   /** Stays touching at the impact point; its velocity becomes zero. */
@@ -118,6 +147,8 @@ export interface PhysicsComponents {
   CollisionFilter: CollisionFilterComponent;
   /** Collision response: makes a moving sphere dynamic (moved and deflected by the physics). */
   Response: ResponseComponent;
+  /** Character controller: makes a moving sphere a character (moved by collide-and-slide). */
+  Character: CharacterComponent;
   /** Tag: contacts involving a sensor are reported and flagged, never resolved. */
   Sensor: Record<string, never>;
 }
@@ -161,6 +192,11 @@ export function createComponents(capacity: number): PhysicsComponents {
     },
     CollisionFilter: { group: new Uint32Array(capacity), mask: new Uint32Array(capacity) },
     Response: { mode: new Uint8Array(capacity), restitution: f64(), mass: f64() },
+    Character: {
+      maxSlope: f64(), stepHeight: f64(), snapDistance: f64(), upX: f64(), upY: f64(), upZ: f64(),
+      gravityScale: f64(), mass: f64(), grounded: new Uint8Array(capacity), groundEid: new Uint32Array(capacity),
+      nx: f64(), ny: f64(), nz: f64(),
+    },
     Sensor: {},
   };
 }

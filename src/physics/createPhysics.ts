@@ -15,8 +15,9 @@ import { readVector, vectorField } from './readInput.js';
 import { BodyFlags, type Physics, type PhysicsOptions } from './physicsTypes.js';
 import { checkLive, INTERNAL, internalsOf, type PhysicsState } from './internal.js';
 import { createBroadphaseState } from '../step/broadphaseState.js';
+import { writeCharacterDefaults } from '../character/characterSettings.js';
 
-const { SPHERE, BOX, MOVING, SENSOR, FILTER, HAS_CONTACT, RESPONSE } = BodyFlags;
+const { SPHERE, BOX, MOVING, SENSOR, FILTER, HAS_CONTACT, RESPONSE, CHARACTER } = BodyFlags;
 const GRAVITY = vectorField('options.gravity', ['options.gravity.x', 'options.gravity.y', 'options.gravity.z']);
 const gravityIn = new Float64Array(3);
 const DEFAULT_GROUP = 1;
@@ -173,6 +174,8 @@ export function createPhysics(world: World, options: PhysicsOptions = {}): Physi
       maxIterations: options.maxIterations ?? 4,
       responseCount: 0,
       response: null,
+      characterCount: 0,
+      character: null,
       interpolation: null,
       unobserve: [],
       destroyed: false,
@@ -224,6 +227,15 @@ function registerObservers(physics: Physics, own: PhysicsComponents): void {
   on(onRemove(c.Response), (eid) => {
     if ((internal.flags[eid] & RESPONSE) !== 0) internal.responseCount--;
     clearFlag(RESPONSE)(eid);
+  });
+  on(onAdd(c.Character), (eid) => {
+    if ((internal.flags[eid] & CHARACTER) === 0) internal.characterCount++;
+    setFlag(CHARACTER)(eid);
+    writeCharacterDefaults(physics, eid);
+  });
+  on(onRemove(c.Character), (eid) => {
+    if ((internal.flags[eid] & CHARACTER) !== 0) internal.characterCount--;
+    clearFlag(CHARACTER)(eid);
   });
   on(onAdd(c.Sensor), setFlag(SENSOR));
   on(onRemove(c.Sensor), clearFlag(SENSOR));

@@ -11,6 +11,7 @@ import type { BroadphaseState } from '../step/broadphaseState.js';
 import type { PhysicsComponents } from '../../components/index.js';
 import type { IdList, Physics } from './physicsTypes.js';
 import type { QueryState } from '../queries/queryState.js';
+import type { CharacterState } from '../character/characterState.js';
 import type { InterpolationState } from '../debug/interpolation.js';
 
 /** The key of the internal state on a physics instance. */
@@ -42,12 +43,21 @@ export interface PhysicsInternal {
   gravity: Float64Array;
   /** 1 when `gravity` is not zero (an integer flag: read by once-per-tick code). */
   gravityOn: number;
+  /**
+   * The dynamic bodies' Velocity before this tick's gravity (3 slots per entity id; step/gravity.ts),
+   * restored when a later stage of the broadphase throws. Created at the first tick with gravity.
+   */
+  gravityUndo?: Float64Array;
   /** Impacts resolved per dynamic body per tick. */
   maxIterations: number;
   /** Entities holding the Response component (the response runs only when > 0). */
   responseCount: number;
   /** Buffers of the collision response (created at its first tick). */
   response: ResponseState | null;
+  /** Entities holding the Character component (the character stage runs only when > 0). */
+  characterCount: number;
+  /** Buffers of the character controller (src/character, created at its first tick). */
+  character: CharacterState | null;
   unobserve: Array<() => void>;
   /** Set by `destroyPhysics`: every helper and step then throws. */
   destroyed: boolean;

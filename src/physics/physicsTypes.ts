@@ -146,6 +146,8 @@ export const BodyFlags = {
   HAS_CONTACT: 32,
   /** Has the Response component (dynamic when also SPHERE and MOVING). */
   RESPONSE: 64,
+  /** Has the Character component (moved by src/character when also SPHERE and MOVING). */
+  CHARACTER: 128,
 } as const;
 
 /** A physics instance bound to one bitecs world. Create it with `createPhysics(world, options)`. */

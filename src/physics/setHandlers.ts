@@ -30,6 +30,7 @@ import { ResponseMode, type PhysicsComponents } from '../../components/index.js'
 import { PhysicsInputError } from './errors.js';
 import { BodyFlags, type Physics } from './physicsTypes.js';
 import { internalsOf } from './internal.js';
+import { setCharacter } from '../character/addCharacter.js';
 import { describe, readBits, readRadius, readRotation, readVector, vectorField } from './readInput.js';
 
 const POSITION = vectorField('Position', ['Position.x', 'Position.y', 'Position.z']);
@@ -216,6 +217,7 @@ export const SET_WRITERS: { readonly [K in keyof PhysicsComponents]?: SetWriter 
   Box: setBox,
   CollisionFilter: setFilter,
   Response: setResponse,
+  Character: setCharacter,
 };
 
 /**

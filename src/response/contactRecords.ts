@@ -59,6 +59,23 @@ export function recordContact(s: ResponseState, owner: number, other: number, ot
   for (let k = 3; k < REC_SLOTS; k++) s.recF[o + k] = rec[k];
 }
 
+/**
+ * Records an overlap left at the end of the tick by the projection (project.ts: a sphere squeezed
+ * between a kinematic body and a static one) from `s.recIn`: the pair's record, when it has one,
+ * takes the larger depth; otherwise it is recorded with `s.recIn` as it is.
+ */
+export function recordOverlap(s: ResponseState, owner: number, other: number, otherSphere: boolean): void {
+  const a = pairA(owner, other, otherSphere);
+  const b = a === owner ? other : owner;
+  for (let r = s.head[a]; r >= 0; r = s.recNext[r]) {
+    if (s.recB[r] !== b) continue;
+    const o = REC_SLOTS * r + RI_DEPTH;
+    if (s.recIn[RI_DEPTH] > s.recF[o]) s.recF[o] = s.recIn[RI_DEPTH];
+    return;
+  }
+  recordContact(s, owner, other, otherSphere, 0);
+}
+
 /** Clears the records (and the owners' heads) for the next tick. */
 export function clearRecords(s: ResponseState): void {
   for (let i = 0; i < s.ownerCount; i++) s.head[s.owners[i]] = -1;

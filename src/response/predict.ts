@@ -30,6 +30,8 @@ import { heapPush } from './eventQueue.js';
 import { isRecorded, recordContact, RI_DEPTH, RI_NX, RI_PX, RI_TOI } from './contactRecords.js';
 import { addConstraint } from './solver.js';
 import { DYNAMIC, R_CASTS, reserveEvents, type ResponseState } from './responseState.js';
+import { capBody, listSuspect } from './suspects.js';
+import { sweepStatic } from './sweepStatic.js';
 
 const { SPHERE, BOX, MOVING, SENSOR } = BodyFlags;
 
@@ -55,6 +57,16 @@ export const PUSH_OUTS = 3;
  * only deeper overlaps, so that a second box the sphere started in is still left.
  */
 export const PUSH_EPS = 1e-12;
+/**
+ * Most predictions of one body in one tick: 2 × maxIterations + 4 (its first, the one after the
+ * start-of-tick solve, one per impact, and as many again for predictions found stale because the
+ * partner changed). Past it the body is capped (suspects.ts): so the work of one body in a tick is
+ * bounded whatever happens around it.
+ */
+export function predictionCap(physics: Physics): number {
+  return 2 * internalsOf(physics).maxIterations + 4;
+}
+
 /** Values of `ResponseState.pushing`: which start-of-tick overlaps the current pass pushes out. */
 const PUSH_NONE = 0, PUSH_ANY = 1, PUSH_DEEP = 2;
 
@@ -148,10 +160,20 @@ function pushOut(physics: Physics, s: ResponseState, a: number, x: number, flags
   recordContact(s, a, x, xSphere, flags);
   if (!(d > 0) || (flags & ContactFlags.SENSOR) !== 0) return false;
   const p = physics.components.Position;
-  p.x[a] += n.x * d;
-  p.y[a] += n.y * d;
-  p.z[a] += n.z * d;
-  return true;
+  if ((internalsOf(physics).flags[x] & MOVING) === 0) {
+    p.x[a] += n.x * d;
+    p.y[a] += n.y * d;
+    p.z[a] += n.z * d;
+    return true;
+  }
+  // Out of a kinematic body: swept against the static ones, never into them (squeezed: it stays in
+  // the kinematic body, and the end-of-tick projection checks it again).
+  const m = s.move;
+  m[0] = n.x * d;
+  m[1] = n.y * d;
+  m[2] = n.z * d;
+  if (sweepStatic(physics, s, a)) listSuspect(s, a);
+  return m[3] > 0;
 }
 
 /** Records a touch of `a` and `x` at the current time from `cast` (toi 0). */
@@ -202,7 +224,7 @@ function castPartner(physics: Physics, s: ResponseState, a: number, x: number): 
       touchN[2] = n.z;
       addConstraint(s, a, x, touchN);
     }
-    if (sensor !== 0 || vn >= -(APPROACH_EPS * Math.sqrt(rx * rx + ry * ry + rz * rz) + (s.state[x] === DYNAMIC ? REST_TOL * s.rest[0] : 0))) {
+    if (sensor !== 0 || vn >= -(APPROACH_EPS * Math.sqrt(rx * rx + ry * ry + rz * rz) + (s.state[x] !== 0 ? REST_TOL * s.rest[0] : 0))) {
       recordTouch(s, a, x, xSphere, sensor);
       return false;
     }
@@ -273,6 +295,10 @@ function pushBest(s: ResponseState, a: number): void {
  * `s.clock[0]` (its local time), and queues it; records the touches found on the way.
  */
 export function predict(physics: Physics, s: ResponseState, a: number): void {
+  if (++s.predictions[a] > s.predictCap) {
+    capBody(s, a);
+    return;
+  }
   s.conStart = s.conCount;
   // Push-outs (overlaps at the start of the tick): PUSH_OUTS of any depth, PUSH_OUTS more of deep
   // overlaps only; then predict from where it is.

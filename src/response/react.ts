@@ -120,12 +120,17 @@ export function reactObstacle(physics: Physics, s: ResponseState, a: number, e: 
   v.z[a] = w[2] + u[2];
 }
 
-/** Exchanges the impulse of event `e` between dynamic spheres `a` (owner) and `b`. */
-export function reactPair(physics: Physics, s: ResponseState, a: number, b: number, e: number): void {
+/**
+ * Exchanges the impulse of event `e` between dynamic spheres `a` (owner) and `b`. When `bAtRest`
+ * (b is capped: it stays where it is for the rest of the tick, and the casts saw it at rest), the
+ * approach speed is a's normal velocity alone, as the impact was found; the impulse still acts on
+ * both, so momentum is conserved.
+ */
+export function reactPair(physics: Physics, s: ResponseState, a: number, b: number, e: number, bAtRest: boolean): void {
   const v = physics.components.Velocity;
   const o = 3 * e;
   const nx = s.evN[o], ny = s.evN[o + 1], nz = s.evN[o + 2];
-  const un = (v.x[a] - v.x[b]) * nx + (v.y[a] - v.y[b]) * ny + (v.z[a] - v.z[b]) * nz;
+  const un = bAtRest ? v.x[a] * nx + v.y[a] * ny + v.z[a] * nz : (v.x[a] - v.x[b]) * nx + (v.y[a] - v.y[b]) * ny + (v.z[a] - v.z[b]) * nz;
   if (!(un < 0)) return;
   const pair = s.pair;
   restitutionOf(physics, a, pair, 0);

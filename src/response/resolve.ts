@@ -15,25 +15,22 @@
  * diff. Its state is the instance's `ResponseState` (responseState.ts); nothing is kept in modules.
  * @module
  */
-import { WHOLE_TICK } from '../grid/cells.js';
-import { gridQuerySlice } from '../grid/query.js';
-import { SW_MX, SW_R, SW_X, SWEEP_SLOTS, sweptSphereBounds } from '../physics/bodyReads.js';
 import { internalsOf } from '../physics/internal.js';
 import { BodyFlags, ContactFlags, type Physics } from '../physics/physicsTypes.js';
 import { heapPop } from './eventQueue.js';
 import { isDynamic } from './isDynamic.js';
-import { predict } from './predict.js';
+import { predict, predictionCap } from './predict.js';
 import { solveContacts } from './solver.js';
 import { reactObstacle, reactPair } from './react.js';
 import { clearRecords, mergeRecords, recordContact, RI_DEPTH, RI_NX, RI_PX, RI_TOI } from './contactRecords.js';
-import { DYNAMIC, FROZEN, R_BODIES, R_EVENTS, R_FROZEN, R_IMPACTS, responseReserveBodies, createResponseState, type ResponseState } from './responseState.js';
+import { WHOLE_TICK } from '../grid/cells.js';
+import { gridQuerySlice } from '../grid/query.js';
+import { SW_MX, SW_R, SW_X, SWEEP_SLOTS, sweptSphereBounds } from '../physics/bodyReads.js';
+import { project } from './project.js';
+import { capBody, listSuspect } from './suspects.js';
+import { CAPPED, DYNAMIC, R_BODIES, R_EVENTS, R_IMPACTS, responseReserveBodies, createResponseState, type ResponseState } from './responseState.js';
 
 const { SPHERE, MOVING, SENSOR } = BodyFlags;
-
-/** Bounds of a frozen body's neighbourhood query. */
-const nearBounds = new Float64Array(6);
-/** Input of `sweptSphereBounds` for that query (slots `SW_*`). */
-const SWEEP = new Float64Array(SWEEP_SLOTS);
 
 /** The response state of `physics`, created at first use. */
 export function responseOf(physics: Physics): ResponseState {
@@ -42,22 +39,27 @@ export function responseOf(physics: Physics): ResponseState {
   return internal.response;
 }
 
-/** Moves `a` along its velocity to the current time `s.clock[0]` (frozen bodies stay). */
+/** Moves `a` along its velocity to the current time `s.clock[0]` (a capped body stays where it is). */
 function advance(physics: Physics, s: ResponseState, a: number): void {
-  if (s.state[a] !== DYNAMIC) return;
   const t = s.clock[0];
   const k = (t - s.time[a]) * physics.dt;
   s.time[a] = t;
-  if (k === 0) return;
+  if (k === 0 || s.state[a] === CAPPED) return;
   const { Position: p, Velocity: v } = physics.components;
   p.x[a] += v.x[a] * k;
   p.y[a] += v.y[a] * k;
   p.z[a] += v.z[a] * k;
 }
 
+/** Bounds of a capped body's neighbourhood query (per-call scratch). */
+const nearBounds = new Float64Array(6);
+/** Input of `sweptSphereBounds` for that query (per-call scratch, slots `SW_*`). */
+const SWEEP = new Float64Array(SWEEP_SLOTS);
+
 /**
- * Predicts again the dynamic bodies whose paths may reach `a`, which just froze (stopped for the rest
- * of the tick): their predictions assumed it moving on. Their grid items cover their whole paths.
+ * Predicts again the dynamic bodies whose paths may reach capped body `a`, which stays where it is
+ * for the rest of the tick: their predictions assumed it moving on. Each such prediction counts
+ * toward that body's prediction cap (predict.ts), so the work stays bounded whatever happens.
  */
 function wakeNeighbours(physics: Physics, s: ResponseState, a: number): void {
   const grid = s.dynamicGrid!;
@@ -69,26 +71,60 @@ function wakeNeighbours(physics: Physics, s: ResponseState, a: number): void {
   SWEEP[SW_R] = physics.components.Sphere.radius[a];
   SWEEP[SW_MX] = SWEEP[SW_MX + 1] = SWEEP[SW_MX + 2] = 0;
   sweptSphereBounds(SWEEP, nearBounds);
-  const near = s.near;
+  const near = s.wake;
   near.count = 0;
   gridQuerySlice(grid, near, nearBounds, 0, WHOLE_TICK);
+  const { Velocity: v, Sphere: sp } = physics.components;
+  const now = s.clock[0], dt = physics.dt;
   for (let k = 0; k < near.count; k++) {
     const b = near.ids[k];
     if (b === a || s.state[b] !== DYNAMIC) continue;
+    // Only a body whose remaining path's bounds meet a's (the grid's items are the larger balls of
+    // the bodies' start-of-tick reach): so a wake costs a few comparisons per body it passes over.
+    const lag = (now - s.time[b]) * dt, rest = (1 - now) * dt, h = sp.radius[b] + nearBounds[3] - p.x[a];
+    if (!pathMeets(p.x[b] + v.x[b] * lag, v.x[b] * rest, h, p.x[a]) || !pathMeets(p.y[b] + v.y[b] * lag, v.y[b] * rest, h, p.y[a]) ||
+      !pathMeets(p.z[b] + v.z[b] * lag, v.z[b] * rest, h, p.z[a])) continue;
     advance(physics, s, b);
     s.version[b]++;
     predict(physics, s, b);
   }
 }
 
-/** Marks `a` changed by an impact: new version, one more iteration, frozen at the cap; predicts it again. */
+/** Whether the interval from `x0` to `x0 + m`, grown by `h`, contains `c`. */
+function pathMeets(x0: number, m: number, h: number, c: number): boolean {
+  const lo = m < 0 ? x0 + m : x0, hi = m < 0 ? x0 : x0 + m;
+  return c >= lo - h && c <= hi + h;
+}
+
+/** Wakes the neighbours of the bodies capped since the last call, in that order. */
+function drainWakes(physics: Physics, s: ResponseState): void {
+  for (let i = 0; i < s.wakeCount; i++) wakeNeighbours(physics, s, s.wakeList[i]);
+  s.wakeCount = 0;
+}
+
+/**
+ * Lists `a` for the end-of-tick projection when its pose is outside its dynamic-grid item (the cube
+ * of half side radius + reach about its start): the other bodies' queries may not have found it.
+ */
+function checkReach(physics: Physics, s: ResponseState, a: number): void {
+  if (s.suspect[a] !== 0) return;
+  const p = physics.components.Position;
+  const r = s.reach[a];
+  const dx = p.x[a] - s.start[3 * a], dy = p.y[a] - s.start[3 * a + 1], dz = p.z[a] - s.start[3 * a + 2];
+  if ((dx < 0 ? -dx : dx) > r || (dy < 0 ? -dy : dy) > r || (dz < 0 ? -dz : dz) > r) listSuspect(s, a);
+}
+
+/**
+ * Marks `a` changed by an impact: new version, one more iteration, capped at `maxIterations`
+ * (`capBody`); predicts it again. A capped body is not predicted: it goes on along its new velocity.
+ */
 function changed(physics: Physics, s: ResponseState, a: number): void {
   s.version[a]++;
   s.work[R_IMPACTS]++;
+  checkReach(physics, s, a);
+  if (s.state[a] === CAPPED) return;
   if (++s.iterations[a] >= internalsOf(physics).maxIterations) {
-    s.state[a] = FROZEN;
-    s.work[R_FROZEN]++;
-    wakeNeighbours(physics, s, a);
+    capBody(s, a);
     return;
   }
   predict(physics, s, a);
@@ -125,9 +161,9 @@ function processEvent(physics: Physics, s: ResponseState, e: number): void {
     return;
   }
   recordEvent(physics, s, e, a, x, 0);
-  if (xState === DYNAMIC) {
+  if (xState !== 0) {
     advance(physics, s, x);
-    reactPair(physics, s, a, x, e);
+    reactPair(physics, s, a, x, e, xState === CAPPED);
     changed(physics, s, a);
     changed(physics, s, x);
     return;
@@ -147,7 +183,12 @@ function collectBodies(physics: Physics, s: ResponseState): void {
   const internal = internalsOf(physics);
   const { flags, maxEid } = internal;
   for (let i = 0; i < s.bodyCount; i++) s.state[s.bodies[i]] = 0;
+  for (let i = 0; i < s.suspectCount; i++) s.suspect[s.suspects[i]] = s.pinned[s.suspects[i]] = 0;
+  s.suspectCount = 0;
+  s.wakeCount = 0;
   responseReserveBodies(s, maxEid);
+  const { Position: p, Velocity: v } = physics.components;
+  const dt = physics.dt;
   let n = 0;
   for (let eid = 1; eid <= maxEid; eid++) {
     if (!isDynamic(flags[eid])) continue;
@@ -155,8 +196,14 @@ function collectBodies(physics: Physics, s: ResponseState): void {
     s.state[eid] = DYNAMIC;
     s.time[eid] = 0;
     s.iterations[eid] = 0;
+    s.predictions[eid] = 0;
     s.planeCount[eid] = 0;
     s.version[eid]++;
+    s.start[3 * eid] = p.x[eid];
+    s.start[3 * eid + 1] = p.y[eid];
+    s.start[3 * eid + 2] = p.z[eid];
+    // The dynamic grid's item of a dynamic sphere: radius + |velocity × dt|₁ about its start (findPairs.ts).
+    s.reach[eid] = (Math.abs(v.x[eid]) + Math.abs(v.y[eid]) + Math.abs(v.z[eid])) * dt;
   }
   s.bodyCount = n;
 }
@@ -173,6 +220,7 @@ export function respond(physics: Physics): void {
   s.dynamicGrid = internal.broadphase.dynamicGrid;
   const g = internal.gravity;
   s.rest[0] = 2 * Math.sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]) * physics.dt;
+  s.predictCap = predictionCap(physics);
   s.work.fill(0);
   s.evCount = 0;
   s.heapSize = 0;
@@ -193,12 +241,19 @@ export function respond(physics: Physics): void {
       predict(physics, s, a);
     }
   }
+  if (s.wakeCount !== 0) drainWakes(physics, s);
   for (let e = heapPop(s); e >= 0; e = heapPop(s)) {
     s.work[R_EVENTS]++;
     processEvent(physics, s, e);
+    if (s.wakeCount !== 0) drainWakes(physics, s);
   }
   s.clock[0] = 1;
-  for (let i = 0; i < s.bodyCount; i++) advance(physics, s, s.bodies[i]);
+  for (let i = 0; i < s.bodyCount; i++) {
+    const a = s.bodies[i];
+    advance(physics, s, a);
+    checkReach(physics, s, a);
+  }
+  project(physics, s);
   mergeRecords(s, physics.contacts);
 }
 

@@ -14,12 +14,17 @@
  */
 
 import { ScratchBox, ScratchCast, ScratchContact, ScratchSphere, ScratchVec3 } from '../geometry/scratch.js';
-import type { Grid } from '../grid/grid.js';
+import { createGrid, type Grid } from '../grid/grid.js';
 import { createQueryOut, type QueryOut } from '../grid/query.js';
 import { growArray as grow } from '../math/grow.js';
 
-/** Values of `ResponseState.state`. */
-export const DYNAMIC = 1, FROZEN = 2;
+/**
+ * Values of `ResponseState.state`: DYNAMIC, predicted and reacting; CAPPED, past its budget of
+ * impacts or predictions this tick: it stays where it is (suspects.ts), still receives the impulses
+ * of the dynamic bodies that hit it (momentum is conserved), and is checked by the end-of-tick
+ * projection (project.ts).
+ */
+export const DYNAMIC = 1, CAPPED = 2;
 
 /** Per-body slots of `ResponseState.planes`: up to two slide planes (unit normals) per body per tick. */
 export const PLANE_SLOTS = 6;
@@ -48,8 +53,33 @@ export interface ResponseState {
   version: Uint32Array;
   /** Per body: impacts resolved this tick. */
   iterations: Uint16Array;
-  /** Per body: 1 when dynamic this tick, 2 when frozen (reached maxIterations: no more motion). */
+  /** Per body: 1 when dynamic this tick, 2 when capped (`CAPPED`). */
   state: Uint8Array;
+  /** This tick's most predictions per body (`predictionCap` of predict.ts). */
+  predictCap: number;
+  /** Per body: predictions made this tick (bounded by `predictCap`). */
+  predictions: Uint32Array;
+  /** Per body: its start-of-tick position (3 slots) and the reach of its dynamic-grid item (|motion|₁ over the tick). */
+  start: Float64Array;
+  reach: Float64Array;
+  /** Per body: 1 when listed in `suspects` this tick. */
+  suspect: Uint8Array;
+  /** Per body: the projection pass (+1) in which it was pushed out of a kinematic body. */
+  pinned: Uint8Array;
+  /**
+   * Bodies the end-of-tick projection checks (project.ts): capped ones, those whose path left their
+   * dynamic-grid item, those it moved. In the order they were listed.
+   */
+  suspects: Int32Array;
+  suspectCount: number;
+  /** The suspects at their end-of-tick poses, for the projection's queries (built per pass). */
+  suspectGrid: Grid;
+  /** Scratch of the static sweeps (sweepStatic.ts): input motion (3), fraction moved (slot 3). */
+  move: Float64Array;
+  /** Candidates of a static sweep. */
+  sweepPath: QueryOut;
+  /** The shapes of the static sweeps (apart from the prediction's, which the projection uses at the end of the tick). */
+  sweepShapes: PredictShapes;
   /** Per body: slide planes this tick (count) and their normals (PLANE_SLOTS float64 each). */
   planeCount: Uint8Array;
   planes: Float64Array;
@@ -97,8 +127,13 @@ export interface ResponseState {
   dynamicGrid: Grid | null;
   /** Candidates of the current prediction's path query. */
   path: QueryOut;
-  /** Dynamic bodies near a body that froze. */
+  /** Candidates of a projection query. */
   near: QueryOut;
+  /** Dynamic bodies near a body that was capped. */
+  wake: QueryOut;
+  /** Bodies capped since the last wake, whose neighbours are predicted again (resolve.ts). */
+  wakeList: Int32Array;
+  wakeCount: number;
   /** Work of the last tick: slots `R_*`. */
   work: Float64Array;
   /** Slot 0: the current time of the resolution (the event being processed; predictions start from it). */
@@ -144,8 +179,14 @@ export const R_EVENTS = 1;
 export const R_CASTS = 2;
 /** Work slot: dynamic bodies stepped. */
 export const R_BODIES = 3;
-/** Work slot: bodies that reached maxIterations. */
-export const R_FROZEN = 4;
+/** Work slot: bodies capped (reached maxIterations or the prediction cap). */
+export const R_CAPPED = 4;
+/** Work slot: bodies checked by the end-of-tick projection. */
+export const R_SUSPECTS = 5;
+/** Work slot: position corrections made by the end-of-tick projection. */
+export const R_PROJECTED = 6;
+/** Work slots. */
+export const R_SLOTS = 7;
 
 /** Creates the response state for entity ids below `capacity`. */
 export function createResponseState(capacity: number): ResponseState {
@@ -156,6 +197,21 @@ export function createResponseState(capacity: number): ResponseState {
     version: new Uint32Array(capacity),
     iterations: new Uint16Array(capacity),
     state: new Uint8Array(capacity),
+    predictCap: 0,
+    predictions: new Uint32Array(capacity),
+    start: new Float64Array(3 * capacity),
+    reach: new Float64Array(capacity),
+    suspect: new Uint8Array(capacity),
+    pinned: new Uint8Array(capacity),
+    suspects: new Int32Array(n),
+    suspectCount: 0,
+    suspectGrid: createGrid(1),
+    move: new Float64Array(4),
+    sweepPath: createQueryOut(),
+    sweepShapes: {
+      sphere: new ScratchSphere(), partnerSphere: new ScratchSphere(), partnerBox: new ScratchBox(),
+      motion: new ScratchVec3(), cast: new ScratchCast(), contact: new ScratchContact(),
+    },
     planeCount: new Uint8Array(capacity),
     planes: new Float64Array(capacity * PLANE_SLOTS),
     head: new Int32Array(capacity).fill(-1),
@@ -189,7 +245,10 @@ export function createResponseState(capacity: number): ResponseState {
     dynamicGrid: null,
     path: createQueryOut(),
     near: createQueryOut(),
-    work: new Float64Array(5),
+    wake: createQueryOut(),
+    wakeList: new Int32Array(n),
+    wakeCount: 0,
+    work: new Float64Array(R_SLOTS),
     clock: new Float64Array(1),
     rest: new Float64Array(1),
     collect: 0,
@@ -220,6 +279,11 @@ export function responseReserveBodies(s: ResponseState, maxEid: number): void {
     s.version = grow(s.version, cap);
     s.iterations = grow(s.iterations, cap);
     s.state = grow(s.state, cap);
+    s.predictions = grow(s.predictions, cap);
+    s.start = grow(s.start, 3 * cap);
+    s.reach = grow(s.reach, cap);
+    s.suspect = grow(s.suspect, cap);
+    s.pinned = grow(s.pinned, cap);
     s.planeCount = grow(s.planeCount, cap);
     s.planes = grow(s.planes, cap * PLANE_SLOTS);
     s.head = grow(s.head, cap, -1);
@@ -229,6 +293,7 @@ export function responseReserveBodies(s: ResponseState, maxEid: number): void {
   let b = s.bodies.length;
   while (b <= maxEid) b *= 2;
   if (b !== s.bodies.length) s.bodies = grow(s.bodies, b);
+  if (s.suspects.length < s.bodies.length) s.suspects = grow(s.suspects, s.bodies.length);
 }
 
 /** Makes room for `n` more events (and heap slots). */

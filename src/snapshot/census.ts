@@ -5,16 +5,16 @@
  * snapshot options.
  *
  * The checksum is the two lanes of `math/hashMixer` (seeds `SUM_SEED1`, `SUM_SEED2`) over each
- * body's entity id, then its kind flags (sphere / box / moving / sensor / filtered / Response), in ascending id.
+ * body's entity id, then its kind flags (sphere / box / moving / sensor / filtered / Response / Character), in ascending id.
  * @module
  */
 import { LANE1, LANE2, mixLane1, mixLane2 } from '../math/hashMixer.js';
 import { BodyFlags, type Physics } from '../physics/physicsTypes.js';
-import { NO_STATIC, SHAPES_DYNAMIC, SHAPES_NONE, SUM_SEED1, SUM_SEED2 } from './format.js';
+import { CHARACTER_F64, NO_STATIC, SHAPES_DYNAMIC, SHAPES_NONE, SUM_SEED1, SUM_SEED2 } from './format.js';
 import { internalsOf } from '../physics/internal.js';
 
 const { SPHERE, BOX, MOVING, SENSOR, FILTER } = BodyFlags;
-const KIND = SPHERE | BOX | MOVING | SENSOR | FILTER | BodyFlags.RESPONSE;
+const KIND = SPHERE | BOX | MOVING | SENSOR | FILTER | BodyFlags.RESPONSE | BodyFlags.CHARACTER;
 
 /**
  * Entity ids per call of a chunk loop (the census, the body walk): short calls of one chunk function
@@ -39,6 +39,7 @@ function bodyWords(f: number, bits: number): number {
     if ((f & BOX) !== 0) n += 7;
   }
   if ((f & BodyFlags.RESPONSE) !== 0) n += 3;
+  if ((f & BodyFlags.CHARACTER) !== 0) n += CHARACTER_F64;
   return n;
 }
 

@@ -48,7 +48,7 @@ export class EntityManifestError extends Error {
 const IDS_MAGIC = 0x31454342; // "BCE1" little-endian
 /** "BCB" plus the version digit in the top byte ("BCB2" little-endian is 0x32424342). */
 const BODIES_TAG = 0x424342;
-const BODIES_VERSION = 2;
+const BODIES_VERSION = 3;
 const BODIES_MAGIC = BODIES_TAG | ((0x30 + BODIES_VERSION) << 24);
 const IDS_HEADER = 16;
 const BODIES_HEADER = 8;
@@ -60,9 +60,12 @@ const K_SENSOR = 8;
 const K_FILTER = 16;
 /** Since version 2. */
 const K_RESPONSE = 32;
-/** Every kind bit a manifest of version 1 / version 2 may hold. */
+/** Since version 3. */
+const K_CHARACTER = 64;
+/** Every kind bit a manifest of version 1 / 2 / 3 may hold. */
 const KINDS_V1 = 31;
 const KINDS_V2 = 63;
+const KINDS_V3 = 127;
 const ID_BITS = 24;
 const ID_MASK = (1 << ID_BITS) - 1;
 
@@ -171,6 +174,7 @@ function kindOf(physics: Physics, eid: number): number {
   if (hasComponent(world, eid, c.Sensor)) k |= K_SENSOR;
   if (hasComponent(world, eid, c.CollisionFilter)) k |= K_FILTER;
   if (hasComponent(world, eid, c.Response)) k |= K_RESPONSE;
+  if (hasComponent(world, eid, c.Character)) k |= K_CHARACTER;
   return k;
 }
 
@@ -187,8 +191,8 @@ export function bodyManifestSize(physics: Physics): number {
 }
 
 /**
- * Writes every body's entity id and kind (sphere / box; Velocity, Sensor, CollisionFilter, Response
- * presence), in ascending id, into `buffer` at byte `offset` (default 0), as a version-2 manifest;
+ * Writes every body's entity id and kind (sphere / box; Velocity, Sensor, CollisionFilter, Response,
+ * Character presence), in ascending id, into `buffer` at byte `offset` (default 0), as a version-3 manifest;
  * returns the bytes written (`bodyManifestSize(physics)`). Entity ids must be below 2^24.
  */
 export function saveBodyManifest(physics: Physics, buffer: ArrayBuffer | Uint8Array, offset = 0): number {
@@ -212,25 +216,27 @@ export function saveBodyManifest(physics: Physics, buffer: ArrayBuffer | Uint8Ar
 }
 
 /**
- * The kind bits a body manifest with format tag `tag` may hold (version 1 or 2); throws
+ * The kind bits a body manifest with format tag `tag` may hold (version 1, 2 or 3); throws
  * `EntityManifestError` for another tag or version.
  */
 function kindsOfVersion(tag: number, offset: number, source: string): number {
   if ((tag & 0xffffff) !== BODIES_TAG) throw new EntityManifestError(source, `no body manifest at offset ${offset} (bad format tag)`);
   const version = (tag >>> 24) - 0x30;
   if (version === 1) return KINDS_V1;
-  if (version === BODIES_VERSION) return KINDS_V2;
-  throw new EntityManifestError(source, `body manifest version ${version >= 0 && version <= 9 ? version : `tag 0x${(tag >>> 0).toString(16)}`} is not supported (this version reads 1 and ${BODIES_VERSION})`);
+  if (version === 2) return KINDS_V2;
+  if (version === BODIES_VERSION) return KINDS_V3;
+  throw new EntityManifestError(source, `body manifest version ${version >= 0 && version <= 9 ? version : `tag 0x${(tag >>> 0).toString(16)}`} is not supported (this version reads 1 to ${BODIES_VERSION})`);
 }
 
 /**
  * Adds the saved bodies' components to their entities in `physics.world` (which must exist and not
  * be bodies yet, e.g. right after `restoreEntityIds`): Position, then Velocity, CollisionFilter and
- * Sensor where saved, then Sphere or Box, then Response where saved (the order of `addSphere`) —
+ * Sensor where saved, then Sphere or Box, then Response and Character where saved (the order of
+ * `addSphere`, `addCharacter`) —
  * with zero data (identity rotation) for `restoreSnapshot` to overwrite. Also grows the physics
  * arrays to the world's highest entity id: a snapshot taken right after a body was removed names
  * that body (its `ended` pairs and removed-body records), and its id may be above every body left.
- * Reads manifests of version 1 and 2. Returns the bytes read. Throws `EntityManifestError` before changing anything when the
+ * Reads manifests of version 1, 2 and 3. Returns the bytes read. Throws `EntityManifestError` before changing anything when the
  * manifest is corrupt or of another version, or an entity is missing or already a body.
  */
 export function restoreBodyManifest(physics: Physics, buffer: ArrayBuffer | Uint8Array, offset = 0): number {
@@ -268,6 +274,7 @@ export function restoreBodyManifest(physics: Physics, buffer: ArrayBuffer | Uint
     if ((k & K_SPHERE) !== 0) addComponent(world, eid, c.Sphere);
     if ((k & K_BOX) !== 0) addComponent(world, eid, c.Box);
     if ((k & K_RESPONSE) !== 0) addComponent(world, eid, c.Response);
+    if ((k & K_CHARACTER) !== 0) addComponent(world, eid, c.Character);
   }
   return bytes;
 }

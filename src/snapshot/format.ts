@@ -6,13 +6,16 @@
  *
  * What a snapshot holds (everything that affects future ticks and the outputs of the last one):
  * - an 80-byte header: format tag and version, options, total length, the body count and a 64-bit
- *   checksum of the body set (entity ids and their kind: sphere / box / moving / sensor / filtered / Response),
+ *   checksum of the body set (entity ids and their kind: sphere / box / moving / sensor / filtered / Response / Character),
  *   the section counts, a 64-bit checksum of the whole snapshot (checksum.ts), the tick counter and
  *   the broadphase cell size;
  * - per body, in ascending entity id: Position (3 float64), Velocity when it has the Velocity
  *   component (3 float64), shape data (Sphere.radius: 1 float64; Box half extents and rotation:
  *   7 float64) unless left out by `options.shapes`, Response mode, restitution and mass (3 float64)
- *   when it has the Response component (collision response, format version 2), and CollisionFilter
+ *   when it has the Response component (collision response, format version 2), the Character
+ *   settings and outputs (13 float64: maxSlope, stepHeight, snapDistance, up x y z, gravityScale,
+ *   mass, grounded, groundEid, ground normal x y z) when it has the Character component (format
+ *   version 3), and CollisionFilter
  *   group and mask (2 uint32) when it has that component;
  * - the world contact list of the last tick (`physics.contacts`: 8 float64, 2 uint32 and a flags byte
  *   each, 73 bytes) and the last tick's `ended` pairs with their flags (2 uint32 and a flags byte,
@@ -31,7 +34,7 @@
  * 32, moving box 104, static box 80 with the default `shapes: 'all'`; with `shapes: 'dynamic'` a
  * static box takes 24 (position only); with `shapes: 'none'` moving spheres and boxes take 48, static
  * ones 24; with `staticBoxes: false` static boxes take 0. A dynamic sphere (with Response) takes 24
- * more: 80 with shapes.
+ * more: 80 with shapes; a character 104 more: 160 with shapes.
  *
  * The response's per-tick state (local times, event queue, records) is rebuilt within each tick
  * from these: nothing of it outlives a tick, so the Response data is all a snapshot needs for it.
@@ -50,7 +53,7 @@
  * - header, 80 bytes: uint32 words `H_*` 0..15 (7 zero), float64 words `F_TICK`, `F_CELL`;
  * - body records, float64: position x y z; velocity x y z (moving bodies); radius (spheres) or
  *   hx hy hz qx qy qz qw (boxes) when shapes are included; mode restitution mass (bodies with
- *   Response); nothing for left-out static boxes;
+ *   Response); the 13 Character words (characters); nothing for left-out static boxes;
  * - contact floats, 8 float64 per contact: nx ny nz depth px py pz toi;
  * - explicit Contact data, 9 float64 per such touching entity: other nx ny nz depth toi px py pz;
  * - filters, 2 uint32 per stored body with a CollisionFilter: group mask;
@@ -92,9 +95,15 @@ export interface SnapshotOptions {
 export const MAGIC = 0x31534342;
 /**
  * Format version, in the top byte of header word `H_VERSION_OPTIONS` (bits 8..23 zero). Version 2:
- * the snapshot checksum, ended flags, no previous-pair section, Response data per body.
+ * the snapshot checksum, ended flags, no previous-pair section, Response data per body. Version 3:
+ * Character data per character (`CHARACTER_F64` float64 words).
  */
-export const VERSION = 2;
+export const VERSION = 3;
+/**
+ * float64 words of a character's Character data: maxSlope, stepHeight, snapDistance, up x y z,
+ * gravityScale, mass, grounded, groundEid, ground normal x y z.
+ */
+export const CHARACTER_F64 = 13;
 export const HEADER_BYTES = 80;
 
 // Option bits, in the low byte of header word `H_VERSION_OPTIONS`.

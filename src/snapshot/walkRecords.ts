@@ -13,10 +13,10 @@
 import { BodyFlags, type ContactList, type Physics } from '../physics/physicsTypes.js';
 import type { SnapshotCursor } from './buffer.js';
 import { isStaticBox, LOOP_CHUNK } from './census.js';
-import { CONTACT_F64, HEADER_BYTES, NO_STATIC, SHAPES_DYNAMIC, SHAPES_NONE, type SnapshotLayout } from './format.js';
+import { CHARACTER_F64, CONTACT_F64, HEADER_BYTES, NO_STATIC, SHAPES_DYNAMIC, SHAPES_NONE, type SnapshotLayout } from './format.js';
 import { internalsOf } from '../physics/internal.js';
 
-const { SPHERE, BOX, MOVING, FILTER, RESPONSE } = BodyFlags;
+const { SPHERE, BOX, MOVING, FILTER, RESPONSE, CHARACTER } = BodyFlags;
 
 /** Walk direction: physics stores → snapshot (save). */
 export const TO_SNAPSHOT = 0;
@@ -74,9 +74,34 @@ function contactField(store: Store, i: number, f64: Float64Array, j: number, dir
 }
 
 /**
+ * Copies character `eid`'s Character data ↔ the `CHARACTER_F64` float64 words from `j` (format
+ * version 3): maxSlope, stepHeight, snapDistance, up x y z, gravityScale, mass, grounded, groundEid,
+ * ground normal x y z (its own helper: the uint8 and uint32 fields stay out of the body walk's
+ * type feedback).
+ */
+function characterRecord(physics: Physics, eid: number, f64: Float64Array, j: number, dir: number): void {
+  const ch = physics.components.Character;
+  f64x3(ch.maxSlope, ch.stepHeight, ch.snapDistance, eid, f64, j, dir);
+  f64x3(ch.upX, ch.upY, ch.upZ, eid, f64, j + 3, dir);
+  if (dir === TO_SNAPSHOT) {
+    f64[j + 6] = ch.gravityScale[eid];
+    f64[j + 7] = ch.mass[eid];
+    f64[j + 8] = ch.grounded[eid];
+    f64[j + 9] = ch.groundEid[eid];
+  } else {
+    ch.gravityScale[eid] = f64[j + 6];
+    ch.mass[eid] = f64[j + 7];
+    ch.grounded[eid] = f64[j + 8];
+    ch.groundEid[eid] = f64[j + 9];
+  }
+  f64x3(ch.nx, ch.ny, ch.nz, eid, f64, j + 10, dir);
+}
+
+/**
  * Walks the body records in ascending entity id (option bits `bits`): position; velocity when
  * moving; radius or half extents and rotation unless shapes are left out; Response mode,
- * restitution and mass (float64) with the Response component; filter group and mask in
+ * restitution and mass (float64) with the Response component; the Character data (float64) with
+ * the Character component; filter group and mask in
  * the filter section. The census of `bits` must match the layout's body counts.
  */
 export function copyBodyRecords(physics: Physics, c: SnapshotCursor, l: SnapshotLayout, bits: number, dir: number): void {
@@ -117,6 +142,10 @@ function bodyChunk(physics: Physics, flags: Uint8Array, from: number, to: number
     if ((f & RESPONSE) !== 0) {
       f64x3(r.mode, r.restitution, r.mass, eid, f64, j, dir);
       j += 3;
+    }
+    if ((f & CHARACTER) !== 0) {
+      characterRecord(physics, eid, f64, j, dir);
+      j += CHARACTER_F64;
     }
     if ((f & FILTER) !== 0) {
       u32x2(cf.group, cf.mask, eid, u32, k, dir);

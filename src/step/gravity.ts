@@ -6,6 +6,7 @@ import { checkGravityStep } from '../physics/bodyReads.js';
 import { internalsOf } from '../physics/internal.js';
 import type { Physics } from '../physics/physicsTypes.js';
 import { isDynamic } from '../response/isDynamic.js';
+import { doubledLength, growArray as grow } from '../math/grow.js';
 
 /**
  * Adds gravity × dt (length units per second) to the Velocity of every dynamic body (a sphere with
@@ -23,10 +24,36 @@ export function applyGravity(physics: Physics): void {
   const v = physics.components.Velocity;
   const dt = physics.dt;
   const gx = g[0] * dt, gy = g[1] * dt, gz = g[2] * dt;
+  let undo = internal.gravityUndo;
+  if (undo === undefined || undo.length < 3 * (maxEid + 1)) {
+    undo = internal.gravityUndo = grow(undo ?? new Float64Array(0), doubledLength(Math.max(48, undo === undefined ? 0 : undo.length), 3 * (maxEid + 1)));
+  }
   for (let eid = 1; eid <= maxEid; eid++) {
     if (!isDynamic(flags[eid])) continue;
+    undo[3 * eid] = v.x[eid];
+    undo[3 * eid + 1] = v.y[eid];
+    undo[3 * eid + 2] = v.z[eid];
     v.x[eid] += gx;
     v.y[eid] += gy;
     v.z[eid] += gz;
+  }
+}
+
+/**
+ * Puts back the Velocity the dynamic bodies had before this tick's `applyGravity`, bit for bit: the
+ * broadphase calls it when a stage after gravity throws (the contact budget, findPairs.ts), so that
+ * a step that throws leaves the world as it was.
+ */
+export function undoGravity(physics: Physics): void {
+  const internal = internalsOf(physics);
+  const undo = internal.gravityUndo;
+  if (internal.responseCount === 0 || internal.gravityOn === 0 || undo === undefined) return;
+  const { flags, maxEid } = internal;
+  const v = physics.components.Velocity;
+  for (let eid = 1; eid <= maxEid; eid++) {
+    if (!isDynamic(flags[eid])) continue;
+    v.x[eid] = undo[3 * eid];
+    v.y[eid] = undo[3 * eid + 1];
+    v.z[eid] = undo[3 * eid + 2];
   }
 }

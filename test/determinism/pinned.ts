@@ -8,6 +8,11 @@
  * implementation-approximated Math functions throwing.
  * The two response hashes were re-pinned (from b762790e2f6349da and 55ee08c683781302) when the hash
  * began to cover the Response component's data: the simulation results did not change.
+ * They were re-pinned again (from 86817f200ebeb1e2 and 5a71e6ec4b435ee3) by the response's
+ * end-of-tick projection (issue 24): in these scenes, spheres sped up within a tick by a faster one
+ * left their dynamic-grid item and were missed by their partners, ending merged (two pairs by 11.8 %
+ * and 4.5 % of the radii sum without gravity; four pairs above 1 % with gravity); they are now moved
+ * apart. With gravity, one body reached maxIterations in the 1,000 ticks and now receives impulses.
  */
 import type { ArenaCase } from './scenes.js';
 
@@ -21,8 +26,8 @@ export interface Pinned {
 export const PINNED: Pinned[] = [
   { name: 'sphere–box only, continuous', scene: { spheres: 300, seed: 42, sphereSphere: false, continuous: true }, ticks: 1000, hash: '0bc5706747b434b4' },
   { name: 'sphere–sphere on, continuous', scene: { spheres: 300, seed: 42, sphereSphere: true, continuous: true }, ticks: 1000, hash: 'b73e172b10203864' },
-  { name: 'response: every sphere BOUNCE e = 1, sphere–sphere on', scene: { spheres: 300, seed: 42, sphereSphere: true, response: { gravityY: 0 } }, ticks: 1000, hash: '86817f200ebeb1e2' },
-  { name: 'response: BOUNCE e = 1 with gravity, sphere–sphere on', scene: { spheres: 300, seed: 42, sphereSphere: true, response: { gravityY: -9.81 } }, ticks: 1000, hash: '5a71e6ec4b435ee3' },
+  { name: 'response: every sphere BOUNCE e = 1, sphere–sphere on', scene: { spheres: 300, seed: 42, sphereSphere: true, response: { gravityY: 0 } }, ticks: 1000, hash: 'f1ba100a0d3b2e90' },
+  { name: 'response: BOUNCE e = 1 with gravity, sphere–sphere on', scene: { spheres: 300, seed: 42, sphereSphere: true, response: { gravityY: -9.81 } }, ticks: 1000, hash: '68de0243812461f4' },
   { name: 'sphere–sphere on, discrete', scene: { spheres: 300, seed: 42, sphereSphere: true, continuous: false }, ticks: 1000, hash: 'e9052dc1ed9142da' },
   { name: 'moving boxes, sphere–sphere on, continuous', scene: { spheres: 300, seed: 42, sphereSphere: true, continuous: true, movingBoxes: 15 }, ticks: 1000, hash: '9447278ac824cc38' },
   { name: 'moving boxes, sphere–sphere on, discrete', scene: { spheres: 300, seed: 42, sphereSphere: true, continuous: false, movingBoxes: 15 }, ticks: 1000, hash: '2f7221eda8613eea' },

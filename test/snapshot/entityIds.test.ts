@@ -388,7 +388,7 @@ describe('entity ids and body manifest: bodies with collision response', () => {
     const server = dynamicRoom();
     const payload = joinPayload(server);
     const v = new DataView(payload.bytes.buffer, payload.ids);
-    expect(v.getUint32(0, true)).toBe(0x32424342); // "BCB2"
+    expect(v.getUint32(0, true)).toBe(0x33424342); // "BCB3" (version 3 added the Character bit)
     const replica = join(payload, {});
     const { Response } = replica.components;
     expect([7, 8, 9, 10].map((e) => hasComponent(replica.world, e, Response))).toEqual([true, true, true, false]);
@@ -432,7 +432,7 @@ describe('entity ids and body manifest: bodies with collision response', () => {
     expect(bodyIds(target)).toEqual([1, 2, 3]);
     expect(hasComponent(target.world, 3, target.components.Response)).toBe(false);
     expect(() => restoreBodyManifest(fresh(v1), withTag(0x31424342, false), payload.ids)).toThrow(/corrupt manifest \(record 2/);
-    expect(() => restoreBodyManifest(fresh(v1), withTag(0x33424342, false), payload.ids)).toThrow(/version 3 is not supported \(this version reads 1 and 2\)/);
+    expect(() => restoreBodyManifest(fresh(v1), withTag(0x34424342, false), payload.ids)).toThrow(/version 4 is not supported \(this version reads 1 to 3\)/);
     expect(() => restoreBodyManifest(fresh(v1), withTag(0x31434342, false), payload.ids)).toThrow(/bad format tag/);
   });
 });

@@ -1,0 +1,262 @@
+/**
+ * The end-of-tick projection: the response's fallback, and what makes it robust against moving
+ * obstacles. After every dynamic body has moved to the end of the tick, each listed suspect
+ * (suspects.ts: a capped body, a body whose path left its dynamic-grid item, a body pushed out of a
+ * kinematic body at the start of the tick and stopped by a static one, a body this projection
+ * moved) is checked against the kinematic bodies at their end-of-tick poses and the dynamic spheres
+ * where they ended, and moved out of each it overlaps: a position-level projection (as position
+ * based dynamics projects constraints, Müller et al. 2007), in passes (Gauss–Seidel, ascending
+ * order of listing), at most `PROJECT_PASSES`, until a pass moves nothing.
+ *
+ * - Out of a kinematic body: along the contact normal n (from the body toward the sphere, world
+ *   frame) by the depth; the relative normal velocity is made ≥ 0 (v −= min(0, (v − w)·n) n, w the
+ *   body's velocity). The sphere is "pinned" for the rest of the pass.
+ * - Two dynamic spheres overlapping by more than `PROJECT_EPS` of their radii sum: moved apart along
+ *   the line of centres, shares by inverse mass (all of it to the other one when one is pinned, and
+ *   that one is pinned in turn, so that a chain on a pusher moves as one); an approach along n is
+ *   removed by the inelastic impulse (momentum conserved). The other one is listed.
+ * - Every move is swept against the static bodies (sweepStatic.ts) and stops at the first one: a
+ *   dynamic sphere never ends inside, nor crosses, a static box. When the static body leaves no room
+ *   (a squeeze), the sphere keeps overlapping the kinematic body, and that contact is reported with
+ *   the depth left.
+ * No allocation; the work is bounded: passes × suspects × the candidates of one sphere's bounds.
+ * @module
+ */
+import { WHOLE_TICK } from '../grid/cells.js';
+import { gridBuild, gridClear, gridInsert, gridSetCellSize } from '../grid/grid.js';
+import { gridQuerySlice } from '../grid/query.js';
+import { contactSphereBox } from '../geometry/contactSphereBox.js';
+import { contactSphereSphere } from '../geometry/contactSphereSphere.js';
+import { loadBox } from '../physics/bodyReads.js';
+import { internalsOf } from '../physics/internal.js';
+import { BodyFlags, type Physics } from '../physics/physicsTypes.js';
+import { recordOverlap, RI_DEPTH, RI_NX, RI_PX, RI_TOI } from './contactRecords.js';
+import { inverseMass } from './react.js';
+import { R_PROJECTED, R_SUSPECTS, type ResponseState } from './responseState.js';
+import { listSuspect } from './suspects.js';
+import { sweepStatic } from './sweepStatic.js';
+
+const { SPHERE, BOX, MOVING, SENSOR } = BodyFlags;
+
+/** Most passes of the projection per tick. */
+export const PROJECT_PASSES = 8;
+/** Two dynamic spheres overlapping by at most this fraction of their radii sum are left as they are. */
+export const PROJECT_EPS = 1e-6;
+
+/** A sphere within this fraction of its radius of a kinematic body touches it (pinned in the pass). */
+const PIN_SLACK = 1e-9;
+
+/** Bounds of a projection query or grid item (per-call scratch). */
+const b = new Float64Array(6);
+
+/** Writes the bounds of sphere `a` where it is to `b`. */
+function sphereBounds(physics: Physics, a: number): void {
+  const p = physics.components.Position;
+  const r = physics.components.Sphere.radius[a];
+  const x = p.x[a], y = p.y[a], z = p.z[a];
+  const h = r + 1e-12 * (1 + Math.abs(x) + Math.abs(y) + Math.abs(z) + r);
+  b[0] = x - h;
+  b[1] = y - h;
+  b[2] = z - h;
+  b[3] = x + h;
+  b[4] = y + h;
+  b[5] = z + h;
+}
+
+/** Buckets the suspects where they are now. */
+function buildSuspectGrid(physics: Physics, s: ResponseState): void {
+  const grid = s.suspectGrid;
+  const radius = physics.components.Sphere.radius;
+  let side = 0;
+  for (let i = 0; i < s.suspectCount; i++) {
+    const r = radius[s.suspects[i]];
+    if (r > side) side = r;
+  }
+  gridClear(grid);
+  gridSetCellSize(grid, side > 0 ? 4 * side : 1);
+  for (let i = 0; i < s.suspectCount; i++) {
+    const a = s.suspects[i];
+    sphereBounds(physics, a);
+    gridInsert(grid, a, b, 0);
+  }
+  gridBuild(grid);
+}
+
+/** Whether `a` and `x` may touch (shapes, no sensor, filters). */
+function solid(physics: Physics, a: number, x: number): boolean {
+  const flags = internalsOf(physics).flags;
+  if (x === a || (flags[x] & (SPHERE | BOX)) === 0 || ((flags[a] | flags[x]) & SENSOR) !== 0) return false;
+  const { group, mask } = physics.components.CollisionFilter;
+  return (group[a] & mask[x]) !== 0 && (group[x] & mask[a]) !== 0;
+}
+
+/** Moves `a` by `k` × n swept against the static bodies (through `s.move`); returns the fraction made. */
+function moveSwept(physics: Physics, s: ResponseState, a: number, nx: number, ny: number, nz: number, k: number): number {
+  const m = s.move;
+  m[0] = nx * k;
+  m[1] = ny * k;
+  m[2] = nz * k;
+  sweepStatic(physics, s, a);
+  return m[3];
+}
+
+/** Moves `a` out of kinematic body `x` (at its end-of-tick pose); returns 1 when it moved. */
+function outOfKinematic(physics: Physics, s: ResponseState, a: number, x: number, pass: number): number {
+  const { sphere, partnerSphere, partnerBox, contact } = s.shapes;
+  const { Position: p, Velocity: v, Sphere: sp } = physics.components;
+  const dt = physics.dt;
+  const wx = v.x[x], wy = v.y[x], wz = v.z[x];
+  sphere.center.x = p.x[a];
+  sphere.center.y = p.y[a];
+  sphere.center.z = p.z[a];
+  // A hair larger than the sphere, so that touching (as a push-out leaves it) pins it too.
+  const slack = PIN_SLACK * sp.radius[a];
+  sphere.radius = sp.radius[a] + slack;
+  const xSphere = (internalsOf(physics).flags[x] & SPHERE) !== 0;
+  let hit: boolean;
+  if (xSphere) {
+    partnerSphere.center.x = p.x[x] + wx * dt;
+    partnerSphere.center.y = p.y[x] + wy * dt;
+    partnerSphere.center.z = p.z[x] + wz * dt;
+    partnerSphere.radius = sp.radius[x];
+    hit = contactSphereSphere(sphere, partnerSphere, contact);
+  } else {
+    loadBox(physics, x, partnerBox);
+    partnerBox.center.x += wx * dt;
+    partnerBox.center.y += wy * dt;
+    partnerBox.center.z += wz * dt;
+    hit = contactSphereBox(sphere, partnerBox, contact);
+  }
+  if (!hit) return 0;
+  s.pinned[a] = pass;
+  const d = contact.depth - slack;
+  if (!(d > 0)) return 0;
+  const nx = contact.normal.x, ny = contact.normal.y, nz = contact.normal.z;
+  const px = contact.point.x, py = contact.point.y, pz = contact.point.z;
+  const f = moveSwept(physics, s, a, nx, ny, nz, d);
+  const un = (v.x[a] - wx) * nx + (v.y[a] - wy) * ny + (v.z[a] - wz) * nz;
+  if (un < 0) {
+    v.x[a] -= un * nx;
+    v.y[a] -= un * ny;
+    v.z[a] -= un * nz;
+  }
+  // What is left of the overlap (a squeeze: a static body stopped the push).
+  let left = 0;
+  if (f < 1) {
+    sphere.center.x = p.x[a];
+    sphere.center.y = p.y[a];
+    sphere.center.z = p.z[a];
+    sphere.radius = sp.radius[a];
+    if (xSphere ? contactSphereSphere(sphere, partnerSphere, contact) : contactSphereBox(sphere, partnerBox, contact)) left = contact.depth;
+  }
+  if (left > 0) {
+    const rec = s.recIn;
+    rec[RI_NX] = nx;
+    rec[RI_NX + 1] = ny;
+    rec[RI_NX + 2] = nz;
+    rec[RI_DEPTH] = left;
+    rec[RI_PX] = px;
+    rec[RI_PX + 1] = py;
+    rec[RI_PX + 2] = pz;
+    rec[RI_TOI] = 1;
+    recordOverlap(s, a, x, xSphere);
+  }
+  s.work[R_PROJECTED]++;
+  return f > 0 ? 1 : 0;
+}
+
+/** Moves dynamic spheres `a` and `x` apart when they overlap; returns 1 when one moved. */
+function apart(physics: Physics, s: ResponseState, a: number, x: number, pass: number): number {
+  const { Position: p, Velocity: v, Sphere: sp } = physics.components;
+  const rs = sp.radius[a] + sp.radius[x];
+  const dx = p.x[a] - p.x[x], dy = p.y[a] - p.y[x], dz = p.z[a] - p.z[x];
+  const dist = Math.sqrt(dx * dx + dy * dy + dz * dz);
+  const d = rs - dist;
+  if (!(d > PROJECT_EPS * rs)) return 0;
+  // Coincident centres: apart along +y (any fixed direction; deterministic).
+  const nx = dist > 0 ? dx / dist : 0, ny = dist > 0 ? dy / dist : 1, nz = dist > 0 ? dz / dist : 0;
+  const pair = s.pair;
+  inverseMass(physics, a, pair, 2);
+  inverseMass(physics, x, pair, 3);
+  const ia = pair[2], ix = pair[3];
+  const pa = s.pinned[a] === pass, px = s.pinned[x] === pass;
+  const sa = pa === px ? ia / (ia + ix) : pa ? 0 : 1;
+  let moved = 0;
+  if (sa > 0) moved |= moveSwept(physics, s, a, nx, ny, nz, d * sa) > 0 ? 1 : 0;
+  if (sa < 1) moved |= moveSwept(physics, s, x, -nx, -ny, -nz, d * (1 - sa)) > 0 ? 1 : 0;
+  // Moved all the way by a pinned sphere: it rests on what pins that one (a chain on a pusher).
+  if (sa === 0) s.pinned[x] = pass;
+  else if (sa === 1) s.pinned[a] = pass;
+  const un = (v.x[a] - v.x[x]) * nx + (v.y[a] - v.y[x]) * ny + (v.z[a] - v.z[x]) * nz;
+  if (un < 0) {
+    const j = -un / (ia + ix);
+    v.x[a] += j * ia * nx;
+    v.y[a] += j * ia * ny;
+    v.z[a] += j * ia * nz;
+    v.x[x] -= j * ix * nx;
+    v.y[x] -= j * ix * ny;
+    v.z[x] -= j * ix * nz;
+  }
+  listSuspect(s, x);
+  s.work[R_PROJECTED]++;
+  return moved;
+}
+
+/** Queries the candidates of suspect `a` where it is into `s.near`. */
+function queryNear(physics: Physics, s: ResponseState, a: number): void {
+  const near = s.near;
+  near.count = 0;
+  sphereBounds(physics, a);
+  const dynamicGrid = s.dynamicGrid!;
+  if (dynamicGrid.count > 0) gridQuerySlice(dynamicGrid, near, b, 0, WHOLE_TICK);
+  gridQuerySlice(s.suspectGrid, near, b, 0, WHOLE_TICK);
+}
+
+/** Moves suspect `a` out of the kinematic bodies it overlaps; returns how many moves it made. */
+function kinematicPhase(physics: Physics, s: ResponseState, a: number, pass: number): number {
+  queryNear(physics, s, a);
+  const near = s.near;
+  const flags = internalsOf(physics).flags;
+  let moved = 0;
+  for (let k = 0; k < near.count; k++) {
+    const x = near.ids[k];
+    if (s.state[x] === 0 && (flags[x] & MOVING) !== 0 && solid(physics, a, x)) moved += outOfKinematic(physics, s, a, x, pass);
+  }
+  return moved;
+}
+
+/** Moves suspect `a` and the dynamic spheres it overlaps apart; returns how many moves it made. */
+function spherePhase(physics: Physics, s: ResponseState, a: number, pass: number): number {
+  queryNear(physics, s, a);
+  const near = s.near;
+  let moved = 0;
+  for (let k = 0; k < near.count; k++) {
+    const x = near.ids[k];
+    if (s.state[x] !== 0 && solid(physics, a, x)) moved += apart(physics, s, a, x, pass);
+  }
+  return moved;
+}
+
+/**
+ * The projection (see the module notes). Each pass moves the suspects out of the kinematic bodies
+ * first (pinning those that touch one), then apart from the spheres they overlap; the last pass
+ * ends with the kinematic bodies again, so that what is left is an overlap of spheres (within
+ * what the passes reached) rather than of a sphere and a kinematic body.
+ */
+export function project(physics: Physics, s: ResponseState): void {
+  if (s.suspectCount === 0) return;
+  for (let pass = 1; pass <= PROJECT_PASSES; pass++) {
+    buildSuspectGrid(physics, s);
+    let moved = 0;
+    for (let i = 0; i < s.suspectCount; i++) moved += kinematicPhase(physics, s, s.suspects[i], pass);
+    // A forward and a backward sweep carry a correction (and the pinning) along a chain both ways.
+    for (let i = 0; i < s.suspectCount; i++) moved += spherePhase(physics, s, s.suspects[i], pass);
+    for (let i = s.suspectCount - 1; i >= 0; i--) moved += spherePhase(physics, s, s.suspects[i], pass);
+    if (moved === 0) break;
+    if (pass === PROJECT_PASSES) {
+      buildSuspectGrid(physics, s);
+      for (let i = 0; i < s.suspectCount; i++) kinematicPhase(physics, s, s.suspects[i], pass + 1);
+    }
+  }
+  s.work[R_SUSPECTS] = s.suspectCount;
+}

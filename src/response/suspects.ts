@@ -1,0 +1,33 @@
+/**
+ * The bodies the end-of-tick projection (project.ts) checks, and the cap that bounds a body's work
+ * in a tick: a body past `maxIterations` impacts or the prediction cap (predict.ts) is CAPPED: it is
+ * no longer predicted and stays where it is for the rest of the tick (its leftover motion is dropped,
+ * its velocity kept), an obstacle at rest for the casts of the others; it still receives the
+ * impulses of the dynamic bodies that hit it (momentum conserved); the dynamic bodies near it are
+ * predicted again (each within its own cap: resolve.ts), and it is listed here so that the
+ * projection moves it out of a kinematic body that walked into it, or a sphere.
+ * @module
+ */
+import { growArray as grow } from '../math/grow.js';
+import { CAPPED, R_CAPPED, type ResponseState } from './responseState.js';
+
+/** Lists `a` (once per tick) for the end-of-tick projection. */
+export function listSuspect(s: ResponseState, a: number): void {
+  if (s.suspect[a] !== 0) return;
+  s.suspect[a] = 1;
+  s.suspects[s.suspectCount++] = a;
+}
+
+/** Lists capped body `a` for a wake of its neighbours (resolve.ts). */
+export function listWake(s: ResponseState, a: number): void {
+  if (s.wakeCount === s.wakeList.length) s.wakeList = grow(s.wakeList, 2 * s.wakeList.length);
+  s.wakeList[s.wakeCount++] = a;
+}
+
+/** Caps `a` for the rest of the tick (see the module notes). */
+export function capBody(s: ResponseState, a: number): void {
+  s.state[a] = CAPPED;
+  s.work[R_CAPPED]++;
+  listSuspect(s, a);
+  listWake(s, a);
+}
