@@ -62,6 +62,13 @@ export interface DenseGrid {
   nz: number;
   /** Whether the last build succeeded (see the module notes). */
   usable: boolean;
+  /**
+   * Whole cells a build leaves on each side of the items' bounds (0 or more; only with a wanted
+   * side): set by a caller whose items move past their first bounds, so that updates
+   * (`denseUpdate`) keep them in the table. Measured: the spare cells cost single queries a few
+   * per cent in some runs (docs/queries.md), so the queries set it only after an item left the table.
+   */
+  spare: number;
   /** Items added since the last `denseClear`: ids and bounds (6 per item: min x, y, z, max x, y, z). */
   count: number;
   ids: Int32Array;
@@ -96,6 +103,7 @@ export function createDenseGrid(): DenseGrid {
     ny: 0,
     nz: 0,
     usable: false,
+    spare: 0,
     count: 0,
     ids: new Int32Array(64),
     bounds: new Float64Array(6 * 64),
@@ -173,10 +181,13 @@ function chooseTable(g: DenseGrid): boolean {
   const e = Math.max(ex, ey, ez);
   for (let a = 0; a < 3; a++) f[DG_X0 + a] -= pad;
   let side = f[DG_SIDE];
+  // Whole cells to spare on each side of the union (`g.spare`), with a wanted side only.
+  const spare = side > 0 && side < Infinity ? g.spare : 0;
   if (!(side > 0 && side < Infinity)) side = Math.max(cubeRoot((ex * ey * ez) / g.count), e / g.count);
   const limit = 4 * g.count + 64;
   for (let round = 0; round < 8; round++) {
-    const nx = Math.floor(ex / side) + 1, ny = Math.floor(ey / side) + 1, nz = Math.floor(ez / side) + 1;
+    const more = 1 + 2 * spare;
+    const nx = Math.floor(ex / side) + more, ny = Math.floor(ey / side) + more, nz = Math.floor(ez / side) + more;
     const cells = nx * ny * nz;
     if (!(side < Infinity)) return false;
     if (cells <= limit) {
@@ -185,12 +196,15 @@ function chooseTable(g: DenseGrid): boolean {
       g.nz = nz;
       f[DG_SIDE] = side;
       f[DG_INV] = 1 / side;
-      for (let a = 0; a < 3; a++) f[DG_X1 + a] = f[DG_X0 + a] + (a === 0 ? nx : a === 1 ? ny : nz) * side;
+      for (let a = 0; a < 3; a++) {
+        f[DG_X0 + a] -= spare * side;
+        f[DG_X1 + a] = f[DG_X0 + a] + (a === 0 ? nx : a === 1 ? ny : nz) * side;
+      }
       return true;
     }
     // Grown by the cells' excess, and at least enough for the longest axis to lose a cell (near the
     // limit the cube root alone is too small a step to change the rounded counts).
-    const n = Math.max(nx, ny, nz);
+    const n = Math.max(nx, ny, nz) - 2 * spare;
     side = 1.001 * Math.max(side * cubeRoot(cells / limit), n > 1 ? e / (n - 1) : side);
   }
   return false;
@@ -391,10 +405,10 @@ function inRange(r: Int32Array, o: number, x: number, y: number, z: number): boo
 /**
  * Re-buckets item slot `i` of the usable grid `g` after its bounds (`bounds[6i .. 6i + 6)`) were
  * rewritten: out of the cells it left, into the cells it entered (a cell kept is not touched; a big
- * item stays in the big run). Returns 0 when its cells did not change, 1 when it moved, −1 when the
- * grid cannot take it (bounds not finite or leaving the table, a small item becoming big with the
- * big run full, the moved runs outgrowing their budget; the grid is then left inconsistent): the
- * caller must build afresh. The unchanged case, nearly every item at each tick, is `denseRange`'s
+ * item stays in the big run). Returns 0 when its cells did not change, 1 when it moved; −2 when its
+ * bounds left the table (or are not finite), −1 when the grid cannot take it otherwise (a small item
+ * becoming big with the big run full, the moved runs outgrowing their budget): the grid is then left
+ * inconsistent and the caller must build afresh (after −2, perhaps with `spare` cells). The unchanged case, nearly every item at each tick, is `denseRange`'s
  * arithmetic written out with the frame in locals (called once per item and per update).
  */
 export function denseUpdate(g: DenseGrid, i: number): number {
@@ -402,7 +416,7 @@ export function denseUpdate(g: DenseGrid, i: number): number {
   const pad = f[DG_PAD], inv = f[DG_INV], x0 = f[DG_X0], y0 = f[DG_X0 + 1], z0 = f[DG_X0 + 2];
   const lx = b[o] - pad, ly = b[o + 1] - pad, lz = b[o + 2] - pad;
   const hx = b[o + 3] + pad, hy = b[o + 4] + pad, hz = b[o + 5] + pad;
-  if (!(lx >= x0 && ly >= y0 && lz >= z0 && hx <= f[DG_X1] && hy <= f[DG_X1 + 1] && hz <= f[DG_X1 + 2])) return -1;
+  if (!(lx >= x0 && ly >= y0 && lz >= z0 && hx <= f[DG_X1] && hy <= f[DG_X1 + 1] && hz <= f[DG_X1 + 2])) return -2;
   if (ic[o] < 0) return 0;
   const r = g.range;
   r[0] = Math.max(0, Math.floor((lx - x0) * inv));

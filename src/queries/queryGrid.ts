@@ -11,7 +11,8 @@
  * step re-buckets them when they do) and only the bodies whose cells changed are re-bucketed
  * (`denseUpdate`), so the first query after a tick costs in proportion to the bodies that moved
  * across cells, not to all bodies. Anything else, or an update the grid cannot take (a body leaving
- * the table, too many big bodies, moved runs past their budget), builds afresh. Reusing the step's
+ * the table, too many big bodies, moved runs past their budget), builds afresh; after a body left
+ * the table, builds keep a cell to spare on each side of the bodies (`DenseGrid.spare`). Reusing the step's
  * own grids instead was measured and left out: docs/queries.md.
  *
  * - First choice: a dense grid (src/grid/dense.ts) of every body at its current pose, cells
@@ -79,7 +80,11 @@ function updateDense(physics: Physics, internal: PhysicsInternal, s: QueryState)
     else continue;
     work[QW_CHECKED]++;
     const moved = denseUpdate(g, i);
-    if (moved < 0) return false;
+    if (moved < 0) {
+      // A body left the table: builds keep a cell to spare around the bodies from now on.
+      if (moved === -2) g.spare = 1;
+      return false;
+    }
     work[QW_REBUCKETED] += moved;
   }
   return true;

@@ -24,8 +24,9 @@ const gridArb = fc.record({
   side: fc.oneof(fc.constant(0), fc.double({ min: 0.5, max: 20, noNaN: true })),
 });
 
-function build(boxes: Box[], side: number): DenseGrid {
+function build(boxes: Box[], side: number, spare = 0): DenseGrid {
   const g = createDenseGrid();
+  g.spare = spare;
   denseClear(g);
   boxes.forEach((b, i) => denseInsert(g, i + 1, Float64Array.from(b), 0));
   g.frame[DG_SIDE] = side;
@@ -219,8 +220,9 @@ describe('dense grid updates in place', () => {
   it('after moves, bounds queries and walks agree with brute force; only the items whose cells changed are re-bucketed', () => {
     let updated = 0;
     fc.assert(
-      fc.property(gridArb.filter((x) => x.side > 0 && x.boxes.length > 0), fc.array(moveArb, { minLength: 1, maxLength: 4 }), fc.array(segArb, { minLength: 1, maxLength: 4 }), fc.array(boxArb, { minLength: 1, maxLength: 4 }), ({ boxes, side }, rounds, segs, queries) => {
-        const g = build(boxes, side);
+      fc.property(gridArb.filter((x) => x.side > 0 && x.boxes.length > 0), fc.nat(1), fc.array(moveArb, { minLength: 1, maxLength: 4 }), fc.array(segArb, { minLength: 1, maxLength: 4 }), fc.array(boxArb, { minLength: 1, maxLength: 4 }), ({ boxes, side }, spare, rounds, segs, queries) => {
+        const g = build(boxes, side, spare);
+        if (g.usable && spare > 0) expect(g.nx * g.ny * g.nz).toBeLessThanOrEqual(4 * boxes.length + 64);
         if (!g.usable) return;
         const now = boxes.map((b) => [...b] as Box);
         for (const moves of rounds) {
@@ -264,7 +266,7 @@ describe('dense grid updates in place', () => {
     expect(updated, 'most rounds were updates, not rebuilds').toBeGreaterThan(100);
   });
 
-  it('reports what it cannot take: an item leaving the table, non-finite bounds', () => {
+  it('reports what it cannot take: an item leaving the table (less often with spare cells), non-finite bounds', () => {
     const g = build([[0, 0, 0, 1, 1, 1], [5, 5, 5, 6, 6, 6]], 1);
     expect(g.usable).toBe(true);
     const side = g.frame[DG_SIDE];
@@ -272,8 +274,15 @@ describe('dense grid updates in place', () => {
     expect(denseUpdate(g, 0), 'a cell further').toBe(1);
     expect(denseUpdate(g, 0), 'same cells: nothing to do').toBe(0);
     g.bounds.set([1e6, 0, 0, 1e6 + 1, 1, 1], 0);
-    expect(denseUpdate(g, 0)).toBe(-1);
+    expect(denseUpdate(g, 0)).toBe(-2);
     g.bounds.set([NaN, 0, 0, 1, 1, 1], 6);
-    expect(denseUpdate(g, 1)).toBe(-1);
+    expect(denseUpdate(g, 1)).toBe(-2);
+    // With a cell to spare on each side, an item may move by up to a cell past the first bounds.
+    const h = build([[0, 0, 0, 1, 1, 1], [5, 5, 5, 6, 6, 6]], 1, 1);
+    const hs = h.frame[DG_SIDE];
+    h.bounds.set([-0.9 * hs, 0, 0, 1 - 0.9 * hs, 1, 1], 0);
+    expect(denseUpdate(h, 0)).toBe(1);
+    h.bounds.set([-1.1 * hs, 0, 0, 1 - 1.1 * hs, 1, 1], 0);
+    expect(denseUpdate(h, 0)).toBe(-2);
   });
 });
