@@ -11,9 +11,10 @@
  *    re-bucketed) and throws `PhysicsInputError` for bad input before any stage has written, so a
  *    tick that throws has changed nothing; writes only the tick's size statistics, `sliceCap`,
  *    `movingBoxes` and `sphereSphere` (for `findPairs`).
- * 3. `applyGravity` (step/gravity.ts) reads gravity, dt and the body flags; adds gravity × dt to
- *    the Velocity of the dynamic bodies (throwing first, with nothing written, when gravity × dt
- *    is not finite), keeping the velocities it replaced: when `findPairs` throws (the contact
+ * 3. `applyGravity` (step/gravity.ts) reads gravity, dt, the body flags, Response gravityScale and
+ *    damping and the sleepers; adds gravityScale × gravity × dt to the Velocity of the awake
+ *    dynamic bodies and damps it (throwing first, with nothing written, when gravity × dt is not
+ *    finite), keeping the velocities it replaced: when `findPairs` throws (the contact
  *    budget), `undoGravity` puts them back, so a step that throws has changed nothing.
  * 4. `findPairs` (step/findPairs.ts) reads Position, Velocity, the shapes, the filters, dt and the
  *    scan's counts; writes the static and dynamic grids, the candidate pairs (`pairs`) and the work counters.
@@ -21,9 +22,10 @@
  *    the removal marks; writes the contacts of the pairs without a dynamic body into
  *    `physics.contacts`.
  * 6. `respond` (response/resolve.ts), only when some entity holds Response, reads the grids,
- *    Position, Velocity, the shapes, Response and gravity; writes Position and Velocity of the
- *    dynamic bodies (moved to the end of the tick through their impacts) and merges the contacts of
- *    the paths taken into `physics.contacts` (in place: the list is built once).
+ *    Position, Velocity, the shapes, Response, Material, gravity and the sleep state; writes Position
+ *    and Velocity of the awake dynamic bodies (moved to the end of the tick through their impacts),
+ *    merges the contacts of the paths taken (and the sleepers' held ones) into `physics.contacts`
+ *    (in place: the list is built once) and updates the sleep state (response/sleep.ts).
  * 6b. `moveCharacters` (character/moveCharacters.ts), only when some entity holds Character, reads
  *    the grids, Position, Velocity, the shapes, Character, the filters and gravity; writes the
  *    characters' Position, Velocity and Character outputs (collide-and-slide against the obstacles'

@@ -8,8 +8,9 @@
 import { addComponent, addEntity, createWorld, hasComponent, set } from 'bitecs';
 import { describe, expect, it } from 'vitest';
 import {
-  addBox, addCharacter, addSphere, bodyManifestSize, createPhysics, entityIdsSize, hashPhysicsState, PhysicsInputError,
-  restoreBodyManifest, restoreEntityIds, restoreSnapshot, saveBodyManifest, saveEntityIds, saveSnapshot, snapshotSize, step,
+  addBox, addCharacter, addSphere, bodyManifestSize, createPhysics, createRollbackRing, entityIdsSize, hashPhysicsState,
+  PhysicsInputError, restoreBodyManifest, restoreEntityIds, restoreRollback, restoreSnapshot, saveBodyManifest, saveEntityIds,
+  saveRollback, saveSnapshot, snapshotSize, step,
   type Physics,
 } from '../../src/index.js';
 import { addRamp, boxDistance, floorWorld, walk } from './scenes.js';
@@ -269,6 +270,37 @@ describe('character rollback', () => {
       step(server);
       step(client);
       expect(hashPhysicsState(client)).toBe(hashPhysicsState(server));
+    }
+  });
+
+  it('a rollback ring re-simulates characters after mispredicted inputs, tick for tick like a straight run', () => {
+    // the straight run: true inputs
+    const straight = rollbackScene();
+    const truth: string[] = [];
+    for (let t = 0; t < 240; t++) {
+      straight.drive(t);
+      step(straight.physics);
+      truth.push(hashPhysicsState(straight.physics));
+    }
+    // the predicting run: every 20 ticks it has run 6 ticks on a wrong input, then rolls back
+    const { physics, drive, chars } = rollbackScene();
+    const ring = createRollbackRing(physics, 16);
+    saveRollback(physics, ring);
+    for (let t = 0; t < 240; t++) {
+      if (t % 20 === 10) {
+        const from = physics.tick;
+        for (let k = 0; k < 6; k++) {
+          drive(t + k);
+          for (const a of chars) physics.components.Velocity.x[a] *= -1; // the misprediction
+          step(physics);
+          saveRollback(physics, ring);
+        }
+        restoreRollback(physics, ring, from);
+      }
+      drive(t);
+      step(physics);
+      saveRollback(physics, ring);
+      expect(hashPhysicsState(physics)).toBe(truth[t]);
     }
   });
 
