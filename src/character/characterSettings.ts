@@ -63,15 +63,16 @@ export function readSettings(d: SettingsData, out: Float64Array, source: string,
   if (snapDistance !== undefined) out[S_SNAP] = readLength(snapDistance, `${prefix}snapDistance`, source, eid);
   if (up !== undefined) {
     readVector(up, 3, upIn, prefix === '' ? UP : vectorField('Character.up', ['Character.upX', 'Character.upY', 'Character.upZ']), source, eid);
-    // Not Math.hypot (implementation-approximated): scaled by the largest component, so that no
-    // square overflows or underflows, and the same bits on every engine.
+    // Not Math.hypot (implementation-approximated): the components are divided by the largest
+    // one first, so that no square overflows or underflows (a valid [1e308, 1e308, 0] normalises),
+    // and the same bits come out on every engine.
     const m = Math.max(Math.abs(upIn[0]), Math.abs(upIn[1]), Math.abs(upIn[2]));
+    if (!(m > 0 && m !== Infinity)) fail(eid, `${prefix}up`, `must be a non-zero finite vector, got ${describe(up)}`, source);
     const ux = upIn[0] / m, uy = upIn[1] / m, uz = upIn[2] / m;
-    const len = m > 0 && m !== Infinity ? m * Math.sqrt(ux * ux + uy * uy + uz * uz) : m;
-    if (!(len > 0 && len !== Infinity)) fail(eid, `${prefix}up`, `must be a non-zero finite vector, got ${describe(up)}`, source);
-    out[S_UP] = upIn[0] / len;
-    out[S_UP + 1] = upIn[1] / len;
-    out[S_UP + 2] = upIn[2] / len;
+    const len = Math.sqrt(ux * ux + uy * uy + uz * uz);
+    out[S_UP] = ux / len;
+    out[S_UP + 1] = uy / len;
+    out[S_UP + 2] = uz / len;
   }
   if (gravityScale !== undefined) {
     if (typeof gravityScale !== 'number' || !Number.isFinite(gravityScale)) fail(eid, `${prefix}gravityScale`, `must be a finite number, got ${describe(gravityScale)}`, source);

@@ -32,6 +32,17 @@ describe('addCharacter and set(Character)', () => {
     expect([physics.components.CollisionFilter.group[b], physics.components.CollisionFilter.mask[b]]).toEqual([2, 5]);
   });
 
+  it('regression: an up vector with huge components normalises instead of overflowing (no Math.hypot in src)', () => {
+    const { physics } = floorWorld();
+    const a = addCharacter(physics, { position: [1, R, 2], radius: R, up: [1e308, 1e308, 0] });
+    const { Character: C } = physics.components;
+    expect(C.upX[a]).toBeCloseTo(Math.SQRT1_2, 15);
+    expect(C.upY[a]).toBeCloseTo(Math.SQRT1_2, 15);
+    expect(C.upZ[a]).toBe(0);
+    const b = addCharacter(physics, { position: [4, R, 2], radius: R, up: [0, 3e-320, 0] });
+    expect([C.upX[b], C.upY[b], C.upZ[b]]).toEqual([0, 1, 0]);
+  });
+
   it('rejects bad options naming the field, creating nothing', () => {
     const { physics } = floorWorld();
     const bad: Array<[object, string]> = [
