@@ -164,6 +164,8 @@ function pushOut(physics: Physics, s: ResponseState, a: number, x: number, flags
     p.x[a] += n.x * d;
     p.y[a] += n.y * d;
     p.z[a] += n.z * d;
+    // Pushed further than rounding: it may have left its dynamic-grid item (the projection checks it).
+    if (d > 1e-9 * sphereA.radius) listSuspect(s, a);
     return true;
   }
   // Out of a kinematic body: swept against the static ones, never into them (squeezed: it stays in

@@ -251,7 +251,8 @@ export function respond(physics: Physics): void {
   for (let i = 0; i < s.bodyCount; i++) {
     const a = s.bodies[i];
     advance(physics, s, a);
-    checkReach(physics, s, a);
+    // A body predicted once and never reacting went straight on at its start velocity: in its item.
+    if (s.iterations[a] !== 0 || s.predictions[a] > 1) checkReach(physics, s, a);
   }
   project(physics, s);
   mergeRecords(s, physics.contacts);
