@@ -8,7 +8,9 @@
  *   velocity = unit direction, maxToi 5, targetDistance 0, stopAtPenetration)`;
  * - overlap: radius 2 — ours `overlapSphere` (sorted ids), Rapier `world.intersectionsWithShape`;
  * - long ray: from a random point on one face of the arena cube to a random point on the opposite
- *   face (crossing the whole arena), closest hit.
+ *   face (crossing the whole arena), closest hit;
+ * - short rays in batches: the short rays, 256 per call of ours `castRays` (typed arrays in and out),
+ *   Rapier `world.castRay` per ray as in the short-ray row (it has no batch call); per ray.
  *
  * Rapier holds every body as a fixed collider (spheres as balls, boxes as rotated cuboids) and is
  * stepped once so its query pipeline is built; ours is a physics instance before its first step.
@@ -27,10 +29,12 @@ import { median, now } from './common.js';
 
 // The library's functions copied once into constants, as an ES module build's direct bindings are:
 // run through tsx, every call of a named import would go through a getter of the transpiled module.
-const { castSphereBox, castSphereSphere, castRay, castSphere, createEntityList, overlapSphere, overlapSphereBox, overlapSphereSphere } = lib;
+const { castSphereBox, castSphereSphere, castRay, castRays, castSphere, createBatchHits, createEntityList, overlapSphere, overlapSphereBox, overlapSphereSphere } = lib;
 
-export type QueryKind = 'short ray' | 'short sphere cast' | 'overlap r=2' | 'long ray';
-const KINDS: QueryKind[] = ['short ray', 'short sphere cast', 'overlap r=2', 'long ray'];
+export type QueryKind = 'short ray' | 'short sphere cast' | 'overlap r=2' | 'long ray' | 'short rays, batch';
+const KINDS: QueryKind[] = ['short ray', 'short sphere cast', 'overlap r=2', 'long ray', 'short rays, batch'];
+/** Rays per call of `castRays` in the batch row. */
+const BATCH = 256;
 
 export interface QueryRow {
   kind: QueryKind;
@@ -221,17 +225,41 @@ export function runQueries(spheres: number, seed: number, rounds: number, log: (
     return kind === 'overlap r=2' ? { dist: count, entity: 0 } : { dist: best === Infinity ? -1 : best, entity };
   };
 
+  const batchOut = createBatchHits(BATCH);
+  /** The batch row's calls: views of the query set, BATCH rays each (made once, outside the timing). */
+  let chunks: Array<{ n: number; o: Float64Array; d: Float64Array; len: Float64Array }> = [];
+  /** Each batched ray's distance (or −1), for the check. */
+  let batchDist = new Float64Array(0);
+  const oursBatch = (): number => {
+    let hits = 0;
+    for (const c of chunks) hits += castRays(physics, c.n, c.o, c.d, c.len, batchOut);
+    return hits;
+  };
+
   const rows: QueryRow[] = [];
   for (const kind of KINDS) {
     const n = kind === 'long ray' ? 4000 : 20000;
-    const q = makeQueries(kind, size, n, 11 + KINDS.indexOf(kind));
+    const batch = kind === 'short rays, batch';
+    // The batch row casts the short rays (same seed).
+    const q = makeQueries(batch ? 'short ray' : kind, size, n, 11 + (batch ? 0 : KINDS.indexOf(kind)));
+    if (batch) {
+      chunks = [];
+      for (let k = 0; k < n; k += BATCH) {
+        const m = Math.min(BATCH, n - k);
+        chunks.push({ n: m, o: q.o.subarray(3 * k, 3 * (k + m)), d: q.d.subarray(3 * k, 3 * (k + m)), len: q.len.subarray(k, k + m) });
+      }
+      batchDist = new Float64Array(BATCH);
+      castRays(physics, chunks[0].n, chunks[0].o, chunks[0].d, chunks[0].len, batchOut);
+      for (let i = 0; i < chunks[0].n; i++) batchDist[i] = batchOut.entity[i] === 0 ? -1 : batchOut.distance[i];
+    }
     // Verification on a sample.
-    const sample = Math.min(kind === 'long ray' ? 100 : 300, n);
+    const sample = Math.min(kind === 'long ray' ? 100 : batch ? BATCH : 300, n);
     const tol = 1e-4 * size;
     let oursBad = 0, rapierBad = 0;
     for (let i = 0; i < sample; i++) {
       const ref = brute(kind, q, i);
-      const a = ours(kind, q, i);
+      const a = batch ? batchDist[i] : ours(kind, q, i);
+      if (batch) hit.entity = batchOut.entity[i];
       // Ours normalises the direction its own way: distances may differ from the brute force's in the last bits.
       const ulps = 1e-12 * size;
       if (kind === 'overlap r=2' ? a !== ref.dist : (a < 0) !== (ref.dist < 0) || Math.abs(a - ref.dist) > ulps) oursBad++;
@@ -242,11 +270,13 @@ export function runQueries(spheres: number, seed: number, rounds: number, log: (
       } else if ((r < 0) !== (ref.dist < 0) || (r >= 0 && Math.abs(r - ref.dist) > tol)) rapierBad++;
       else if (r >= 0 && rapierEntity !== ref.entity && Math.abs(r - ref.dist) > 1e-6 * size) rapierBad++;
     }
-    for (let i = 0; i < Math.min(n, 2000); i++) sink += ours(kind, q, i) + rapier(kind, q, i);
+    for (let i = 0; i < Math.min(n, 2000); i++) sink += (batch ? 0 : ours(kind, q, i)) + rapier(kind, q, i);
+    if (batch) sink += oursBatch();
     const oursQps: number[] = [], rapierQps: number[] = [];
     for (let r = 0; r < rounds; r++) {
       let t0 = now();
-      for (let i = 0; i < n; i++) sink += ours(kind, q, i);
+      if (batch) sink += oursBatch();
+      else for (let i = 0; i < n; i++) sink += ours(kind, q, i);
       oursQps.push(n / ((now() - t0) / 1000));
       t0 = now();
       for (let i = 0; i < n; i++) sink += rapier(kind, q, i);

@@ -16,7 +16,7 @@ export {
 // Components
 export type {
   Vec3Store, PositionComponent, VelocityComponent, SphereComponent, BoxComponent, ContactComponent,
-  CollisionFilterComponent, ResponseComponent, ResponseModeValue, PhysicsComponents,
+  CollisionFilterComponent, ResponseComponent, MaterialComponent, ResponseModeValue, PhysicsComponents, CharacterComponent,
 } from '../components/index.js';
 export { ResponseMode } from '../components/index.js';
 
@@ -30,19 +30,23 @@ export { step, runBroadphase, runNarrowphase, runIntegrate } from './step/step.j
 export type { Vec3Like, QuatLike, BodyOptions, SphereOptions, BoxOptions } from './physics/bodies.js';
 export {
   addSphere, addBox, removeBody,
-  setPosition, setVelocity, setRadius, setHalfExtents, setRotation,
+  setPosition, setVelocity, setRadius, setHalfExtents, setRotation, wakeBody,
 } from './physics/bodies.js';
+export { isAsleep } from './response/sleep.js';
+export type { CharacterOptions } from './character/addCharacter.js';
+export { addCharacter } from './character/addCharacter.js';
 export type { ContactIndex } from './contacts/contactsOf.js';
 export { contactsOf, readContactOf, ContactOf } from './contacts/contactsOf.js';
 export { hashPhysicsState, hashPhysicsStateWords } from './snapshot/stateHash.js';
-export type { QueryHit, QueryFilter, HitList, EntityList } from './queries/hitLists.js';
-export { createHitList, createEntityList } from './queries/hitLists.js';
+export type { QueryHit, QueryFilter, HitList, EntityList, BatchHits } from './queries/hitLists.js';
+export { createHitList, createEntityList, createBatchHits } from './queries/hitLists.js';
 export { castRay, castSphere, castRayAll, castSphereAll } from './queries/cast.js';
+export { castRays, castSpheres } from './queries/batch.js';
 export { overlapSphere, overlapBox } from './queries/overlap.js';
 export type { SnapshotOptions } from './snapshot/format.js';
 export { snapshotSize, saveSnapshot } from './snapshot/writer.js';
 export { restoreSnapshot, SnapshotMismatchError, type RestoreOptions } from './snapshot/reader.js';
-export { createRollbackRing, saveRollback, restoreRollback, MAX_ROLLBACK_DEPTH, type RollbackRing } from './snapshot/rollback.js';
+export { createRollbackRing, saveRollback, restoreRollback, clearRollback, MAX_ROLLBACK_DEPTH, type RollbackRing } from './snapshot/rollback.js';
 export type { SnapshotProblem } from './snapshot/error.js';
 /**
  * Late join: the entity ids (alive ids, and removed ids in bitecs's recycle order) and the body

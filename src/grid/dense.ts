@@ -4,17 +4,25 @@
  * the caller's length unit; bounds are closed (touching counts).
  *
  * - Cells of one side tile the union of the items' bounds; cell (x, y, z) has index
- *   `x + nx · (y + ny · z)` in a dense table (no hashing), stored in compressed form (CSR): cell c
- *   holds the entries `cellStart[c] .. cellStart[c + 1]`, each its item's slot (the item's id and
- *   bounds are read from it). Copies of the bounds in the entries were measured (docs/queries.md):
+ *   `x + nx · (y + ny · z)` in a dense table (no hashing). Cell c holds the entries
+ *   `entryItems[cellRun[2c] .. cellRun[2c + 1])`, each its item's slot (the item's id and bounds are
+ *   read from it): a run per cell, laid out in cell order by a build with one free entry of room
+ *   after each cell's entries (up to `cellCap[c]`), so that `denseUpdate` can move an item between
+ *   cells without a rebuild. Copies of the bounds in the entries were measured (docs/queries.md):
  *   casts within ±6 %, overlaps 12–17 % faster, but a build 1.2–1.7× slower and 1.8× the memory.
  * - Build: `denseClear`, `denseInsert` per item (or `denseReserve` and writing `ids`, `bounds` and
  *   `count` directly), then `denseBuild` with the wanted cell side in `frame[DG_SIDE]` (0: about one
  *   item per cell). The table keeps at most 4 cells per item (+64): a sparse world gets larger
  *   cells. An item enters every cell its bounds, grown by a padding of `1e-10` of the grid's scale
  *   (`frame[DG_PAD]`), meet, so walks that round at a cell face still meet it. An item covering more
- *   than `DENSE_ITEM_CELLS` cells is entered once, in a run after the last cell (`bigStart`, which
- *   every query scans). Buffers grow by doubling, outside the per-item loops.
+ *   than `DENSE_ITEM_CELLS` cells is entered once, in the big run (run `nx · ny · nz`, after the last
+ *   cell's, which every query scans). Buffers grow by doubling, outside the per-item loops.
+ * - Update: after an item's bounds changed (rewritten in `bounds`), `denseUpdate` moves it between
+ *   cells when its cell range changed: out of each old cell (swapped with the run's last entry),
+ *   into each new cell (into its room; a full run is first moved to the end of the entries with
+ *   twice the room). The work scales with the items that changed cells, not with all items. It
+ *   reports when the grid cannot take the item (bounds leaving the table or not finite, too many big
+ *   items, the moved runs outgrowing the built entries twice): the caller then builds afresh.
  * - `denseBuild` returns false, leaving the grid unusable (no cells), when it would serve queries
  *   poorly: more than `DENSE_BIG` big items, a cell with more than `DENSE_CROWD` entries, non-finite
  *   bounds, or no finite cell side giving a small enough table in 8 rounds (bounds so far apart
@@ -54,22 +62,33 @@ export interface DenseGrid {
   nz: number;
   /** Whether the last build succeeded (see the module notes). */
   usable: boolean;
+  /**
+   * Whole cells a build leaves on each side of the items' bounds (0 or more; only with a wanted
+   * side): set by a caller whose items move past their first bounds, so that updates
+   * (`denseUpdate`) keep them in the table. Measured: the spare cells cost single queries a few
+   * per cent in some runs (docs/queries.md), so the queries set it only after an item left the table.
+   */
+  spare: number;
   /** Items added since the last `denseClear`: ids and bounds (6 per item: min x, y, z, max x, y, z). */
   count: number;
   ids: Int32Array;
   bounds: Float64Array;
-  /** Per cell c: its entries are `cellStart[c] .. cellStart[c + 1]`. */
-  cellStart: Int32Array;
+  /**
+   * Per cell c (and the big run, c = nx · ny · nz): its entries are `entryItems[cellRun[2c] ..
+   * cellRun[2c + 1])`. Start and end side by side: a walk reads both from one cache line.
+   */
+  cellRun: Int32Array;
+  /** Per cell (and the big run): the end of the room its run may fill (`denseUpdate`). */
+  cellCap: Int32Array;
+  /** Entries in use: runs that `denseUpdate` moves go after it. */
+  entryEnd: number;
+  /** `entryEnd` after the last build. */
+  builtEnd: number;
   /** Per entry: its item's slot. */
   entryItems: Int32Array;
   /** Per item slot: the last `denseQueryBounds` that listed it (see `stampValue`). */
   stamp: Uint32Array;
   stampValue: number;
-  /**
-   * The first entry of the big items (covering more than `DENSE_ITEM_CELLS` cells, in no cell): they
-   * are the entries `bigStart .. cellStart[nx · ny · nz + 1]`, after the last cell's.
-   */
-  bigStart: number;
   /** Cell range written by `denseRange`: x0, y0, z0, x1, y1, z1 (inclusive). */
   range: Int32Array;
   /** Per item, its cell range as `range` (written by the build's count pass; x0 = −1: a big item). */
@@ -84,14 +103,17 @@ export function createDenseGrid(): DenseGrid {
     ny: 0,
     nz: 0,
     usable: false,
+    spare: 0,
     count: 0,
     ids: new Int32Array(64),
     bounds: new Float64Array(6 * 64),
-    cellStart: new Int32Array(2),
+    cellRun: new Int32Array(2),
+    cellCap: new Int32Array(1),
+    entryEnd: 0,
+    builtEnd: 0,
     entryItems: new Int32Array(64),
     stamp: new Uint32Array(64),
     stampValue: 0,
-    bigStart: 0,
     range: new Int32Array(6),
     itemCells: new Int32Array(6 * 64),
   };
@@ -159,10 +181,13 @@ function chooseTable(g: DenseGrid): boolean {
   const e = Math.max(ex, ey, ez);
   for (let a = 0; a < 3; a++) f[DG_X0 + a] -= pad;
   let side = f[DG_SIDE];
+  // Whole cells to spare on each side of the union (`g.spare`), with a wanted side only.
+  const spare = side > 0 && side < Infinity ? g.spare : 0;
   if (!(side > 0 && side < Infinity)) side = Math.max(cubeRoot((ex * ey * ez) / g.count), e / g.count);
   const limit = 4 * g.count + 64;
   for (let round = 0; round < 8; round++) {
-    const nx = Math.floor(ex / side) + 1, ny = Math.floor(ey / side) + 1, nz = Math.floor(ez / side) + 1;
+    const more = 1 + 2 * spare;
+    const nx = Math.floor(ex / side) + more, ny = Math.floor(ey / side) + more, nz = Math.floor(ez / side) + more;
     const cells = nx * ny * nz;
     if (!(side < Infinity)) return false;
     if (cells <= limit) {
@@ -171,12 +196,15 @@ function chooseTable(g: DenseGrid): boolean {
       g.nz = nz;
       f[DG_SIDE] = side;
       f[DG_INV] = 1 / side;
-      for (let a = 0; a < 3; a++) f[DG_X1 + a] = f[DG_X0 + a] + (a === 0 ? nx : a === 1 ? ny : nz) * side;
+      for (let a = 0; a < 3; a++) {
+        f[DG_X0 + a] -= spare * side;
+        f[DG_X1 + a] = f[DG_X0 + a] + (a === 0 ? nx : a === 1 ? ny : nz) * side;
+      }
       return true;
     }
     // Grown by the cells' excess, and at least enough for the longest axis to lose a cell (near the
     // limit the cube root alone is too small a step to change the rounded counts).
-    const n = Math.max(nx, ny, nz);
+    const n = Math.max(nx, ny, nz) - 2 * spare;
     side = 1.001 * Math.max(side * cubeRoot(cells / limit), n > 1 ? e / (n - 1) : side);
   }
   return false;
@@ -203,11 +231,11 @@ export function denseRange(g: DenseGrid, src: ArrayLike<number>, o: number): num
 }
 
 /**
- * Counts each item's entries per cell into `cellStart[c + 1]` (big items: in the run after the last
- * cell, `cells`), keeping each item's cell range in `itemCells`; false when there are too many big
+ * Counts each item's entries per cell into `count[c]` (big items: into the big run's,
+ * `count[cells]`), keeping each item's cell range in `itemCells`; false when there are too many big
  * items.
  */
-function countEntries(g: DenseGrid, start: Int32Array, cells: number): boolean {
+function countEntries(g: DenseGrid, count: Int32Array, cells: number): boolean {
   const f = g.frame, b = g.bounds, nx = g.nx, nxy = g.nx * g.ny;
   const inv = f[DG_INV], pad = f[DG_PAD], x0 = f[DG_X0], y0 = f[DG_X0 + 1], z0 = f[DG_X0 + 2];
   if (g.itemCells.length < 6 * g.count) g.itemCells = new Int32Array(6 * g.ids.length);
@@ -224,7 +252,7 @@ function countEntries(g: DenseGrid, start: Int32Array, cells: number): boolean {
     const bz = Math.min(g.nz - 1, Math.floor((b[o + 5] + pad - z0) * inv));
     if ((bx - ax + 1) * (by - ay + 1) * (bz - az + 1) > DENSE_ITEM_CELLS) {
       ic[o] = -1;
-      if (++start[cells + 1] > DENSE_BIG) return false;
+      if (++count[cells] > DENSE_BIG) return false;
       continue;
     }
     ic[o] = ax;
@@ -235,48 +263,70 @@ function countEntries(g: DenseGrid, start: Int32Array, cells: number): boolean {
     ic[o + 5] = bz;
     for (let z = az; z <= bz; z++) {
       for (let y = ay; y <= by; y++) {
-        for (let x = ax; x <= bx; x++) start[x + nx * y + nxy * z + 1]++;
+        for (let x = ax; x <= bx; x++) count[x + nx * y + nxy * z]++;
       }
     }
   }
   return true;
 }
 
-/** Turns the counts of the cells and the big run into starts (a prefix sum); false when a cell is too crowded. */
-function prefixSum(start: Int32Array, cells: number): boolean {
+/** Free entries a build leaves after each run (room for `denseUpdate` to add items without moving the run). */
+const ROOM = 1;
+
+/**
+ * Lays the runs out in cell order from the counts in `cap` (the big run last), each followed by
+ * `ROOM` free entries; `cap` becomes each run's end of room. Returns the entries laid out, or −1
+ * when a cell is too crowded.
+ */
+function layRuns(g: DenseGrid, cap: Int32Array, cells: number): number {
+  const run = g.cellRun;
+  let e = 0;
   for (let c = 0; c <= cells; c++) {
-    if (start[c + 1] > DENSE_CROWD) return false;
-    start[c + 1] += start[c];
+    const n = cap[c];
+    if (n > DENSE_CROWD) return -1;
+    run[2 * c] = e;
+    run[2 * c + 1] = e;
+    e += n + ROOM;
+    cap[c] = e;
   }
-  return true;
+  return e;
 }
 
-/** Grows the entry buffer to at least `n` entries (doubling). */
-function reserveEntries(g: DenseGrid, n: number): void {
+/** Grows the entry buffer to at least `n` entries (doubling; `keep`: copying the entries). */
+function reserveEntries(g: DenseGrid, n: number, keep: boolean): void {
   if (g.entryItems.length >= n) return;
   let size = g.entryItems.length;
   while (size < n) size *= 2;
-  g.entryItems = new Int32Array(size);
+  g.entryItems = keep ? growArray(g.entryItems, size) : new Int32Array(size);
 }
 
 /**
- * Writes each item's slot to its entries, cell by cell (`fill[c]`: the next free entry of cell c;
- * big items: of `cells`), from the cell ranges of the count pass.
+ * Writes each item's slot to its entries, cell by cell (`cellRun[2c + 1]`: the next free entry of
+ * cell c; big items: of the big run, c = `cells`), from the cell ranges of the count pass.
  */
-function fillEntries(g: DenseGrid, fill: Int32Array, cells: number): void {
-  const nx = g.nx, nxy = g.nx * g.ny, items = g.entryItems, ic = g.itemCells;
+function fillEntries(g: DenseGrid, cells: number): void {
+  const nx = g.nx, nxy = g.nx * g.ny, items = g.entryItems, ic = g.itemCells, run = g.cellRun;
   for (let i = 0; i < g.count; i++) {
     const o = 6 * i;
     if (ic[o] < 0) {
-      items[fill[cells]++] = i;
+      items[run[2 * cells + 1]++] = i;
       continue;
     }
     for (let z = ic[o + 2]; z <= ic[o + 5]; z++) {
       for (let y = ic[o + 1]; y <= ic[o + 4]; y++) {
-        for (let x = ic[o]; x <= ic[o + 3]; x++) items[fill[x + nx * y + nxy * z]++] = i;
+        for (let x = ic[o]; x <= ic[o + 3]; x++) items[run[2 * (x + nx * y + nxy * z) + 1]++] = i;
       }
     }
   }
+}
+
+/** Grows `g.cellRun` and `g.cellCap` (doubling, not kept) for `runs` runs. */
+function reserveRuns(g: DenseGrid, runs: number): void {
+  if (g.cellCap.length >= runs) return;
+  let n = g.cellCap.length;
+  while (n < runs) n *= 2;
+  g.cellCap = new Int32Array(n);
+  g.cellRun = new Int32Array(2 * n);
 }
 
 /**
@@ -285,7 +335,7 @@ function fillEntries(g: DenseGrid, fill: Int32Array, cells: number): void {
  */
 export function denseBuild(g: DenseGrid): boolean {
   g.usable = false;
-  g.bigStart = 0;
+  g.entryEnd = g.builtEnd = 0;
   g.nx = g.ny = g.nz = 0;
   if (g.count === 0) {
     g.usable = true;
@@ -296,29 +346,117 @@ export function denseBuild(g: DenseGrid): boolean {
     return false;
   }
   const cells = g.nx * g.ny * g.nz;
-  if (g.cellStart.length < cells + 2) {
-    let n = g.cellStart.length;
-    while (n < cells + 2) n *= 2;
-    g.cellStart = new Int32Array(n);
-  }
-  const start = g.cellStart;
-  start.fill(0, 0, cells + 2);
-  if (!countEntries(g, start, cells) || !prefixSum(start, cells)) {
+  reserveRuns(g, cells + 1);
+  const cap = g.cellCap;
+  cap.fill(0, 0, cells + 1);
+  const laid = countEntries(g, cap, cells) ? layRuns(g, cap, cells) : -1;
+  if (laid < 0) {
     g.nx = g.ny = g.nz = 0;
     return false;
   }
-  reserveEntries(g, start[cells + 1]);
-  // Fill from each run's start, then shift the starts back: a run's end is the next one's start.
-  fillEntries(g, start, cells);
-  for (let c = cells + 1; c > 0; c--) start[c] = start[c - 1];
-  start[0] = 0;
-  g.bigStart = start[cells];
+  reserveEntries(g, laid, false);
+  fillEntries(g, cells);
+  g.entryEnd = g.builtEnd = laid;
   if (g.stamp.length < g.count) {
     g.stamp = new Uint32Array(g.ids.length);
     g.stampValue = 0;
   }
   g.usable = true;
   return true;
+}
+
+/** Removes item slot `i` from run `c` (swapped with the run's last entry). */
+function removeEntry(g: DenseGrid, c: number, i: number): void {
+  const run = g.cellRun, items = g.entryItems;
+  const last = run[2 * c + 1] - 1;
+  for (let k = run[2 * c]; k <= last; k++) {
+    if (items[k] !== i) continue;
+    items[k] = items[last];
+    run[2 * c + 1] = last;
+    return;
+  }
+}
+
+/**
+ * Adds item slot `i` to run `c`; a full run is first moved to the end of the entries with twice its
+ * room. False when that would take the entries past twice the built ones (+64): build afresh.
+ */
+function addEntry(g: DenseGrid, c: number, i: number): boolean {
+  const run = g.cellRun;
+  if (run[2 * c + 1] === g.cellCap[c]) {
+    const from = run[2 * c], n = run[2 * c + 1] - from, room = 2 * n + 2, at = g.entryEnd;
+    if (at + room > 2 * g.builtEnd + 64) return false;
+    reserveEntries(g, at + room, true);
+    g.entryItems.copyWithin(at, from, from + n);
+    run[2 * c] = at;
+    run[2 * c + 1] = at + n;
+    g.cellCap[c] = at + room;
+    g.entryEnd = at + room;
+  }
+  g.entryItems[run[2 * c + 1]++] = i;
+  return true;
+}
+
+/** Whether cell (x, y, z) lies in the cell range `r[o .. o + 6)` (x0, y0, z0, x1, y1, z1, inclusive). */
+function inRange(r: Int32Array, o: number, x: number, y: number, z: number): boolean {
+  return x >= r[o] && x <= r[o + 3] && y >= r[o + 1] && y <= r[o + 4] && z >= r[o + 2] && z <= r[o + 5];
+}
+
+/**
+ * Re-buckets item slot `i` of the usable grid `g` after its bounds (`bounds[6i .. 6i + 6)`) were
+ * rewritten: out of the cells it left, into the cells it entered (a cell kept is not touched; a big
+ * item stays in the big run). Returns 0 when its cells did not change, 1 when it moved; −2 when its
+ * bounds left the table (or are not finite), −1 when the grid cannot take it otherwise (a small item
+ * becoming big with the big run full, the moved runs outgrowing their budget): the grid is then left
+ * inconsistent and the caller must build afresh (after −2, perhaps with `spare` cells). The unchanged case, nearly every item at each tick, is `denseRange`'s
+ * arithmetic written out with the frame in locals (called once per item and per update).
+ */
+export function denseUpdate(g: DenseGrid, i: number): number {
+  const f = g.frame, b = g.bounds, o = 6 * i, ic = g.itemCells;
+  const pad = f[DG_PAD], inv = f[DG_INV], x0 = f[DG_X0], y0 = f[DG_X0 + 1], z0 = f[DG_X0 + 2];
+  const lx = b[o] - pad, ly = b[o + 1] - pad, lz = b[o + 2] - pad;
+  const hx = b[o + 3] + pad, hy = b[o + 4] + pad, hz = b[o + 5] + pad;
+  if (!(lx >= x0 && ly >= y0 && lz >= z0 && hx <= f[DG_X1] && hy <= f[DG_X1 + 1] && hz <= f[DG_X1 + 2])) return -2;
+  if (ic[o] < 0) return 0;
+  const r = g.range;
+  r[0] = Math.max(0, Math.floor((lx - x0) * inv));
+  r[1] = Math.max(0, Math.floor((ly - y0) * inv));
+  r[2] = Math.max(0, Math.floor((lz - z0) * inv));
+  r[3] = Math.min(g.nx - 1, Math.floor((hx - x0) * inv));
+  r[4] = Math.min(g.ny - 1, Math.floor((hy - y0) * inv));
+  r[5] = Math.min(g.nz - 1, Math.floor((hz - z0) * inv));
+  if (r[0] === ic[o] && r[1] === ic[o + 1] && r[2] === ic[o + 2] && r[3] === ic[o + 3] && r[4] === ic[o + 4] && r[5] === ic[o + 5]) return 0;
+  return moveItem(g, i);
+}
+
+/** {@link denseUpdate} for an item whose new cell range (in `g.range`) differs from its old one. */
+function moveItem(g: DenseGrid, i: number): number {
+  const o = 6 * i, ic = g.itemCells, r = g.range;
+  const cells = (r[3] - r[0] + 1) * (r[4] - r[1] + 1) * (r[5] - r[2] + 1);
+  const nx = g.nx, nxy = g.nx * g.ny, big = g.nx * g.ny * g.nz;
+  const run = g.cellRun;
+  if (cells > DENSE_ITEM_CELLS && run[2 * big + 1] - run[2 * big] >= DENSE_BIG) return -1;
+  // The new range stays in `range` (nothing below writes it); the old one in `itemCells` until the end.
+  for (let z = ic[o + 2]; z <= ic[o + 5]; z++) {
+    for (let y = ic[o + 1]; y <= ic[o + 4]; y++) {
+      for (let x = ic[o]; x <= ic[o + 3]; x++) {
+        if (cells > DENSE_ITEM_CELLS || !inRange(r, 0, x, y, z)) removeEntry(g, x + nx * y + nxy * z, i);
+      }
+    }
+  }
+  if (cells > DENSE_ITEM_CELLS) {
+    ic[o] = -1;
+    return addEntry(g, big, i) ? 1 : -1;
+  }
+  for (let z = r[2]; z <= r[5]; z++) {
+    for (let y = r[1]; y <= r[4]; y++) {
+      for (let x = r[0]; x <= r[3]; x++) {
+        if (!inRange(ic, o, x, y, z) && !addEntry(g, x + nx * y + nxy * z, i)) return -1;
+      }
+    }
+  }
+  for (let a = 0; a < 6; a++) ic[o + a] = r[a];
+  return 1;
 }
 
 /** Whether entry (or item) bounds `b[o .. o + 6)` meet the bounds `q[0 .. 6)` (closed). */
@@ -334,6 +472,15 @@ function listItem(g: DenseGrid, out: QueryOut, i: number): void {
   out.ids[out.count++] = g.ids[i];
 }
 
+/** Lists the items of the runs `c0 ..= c1` (a row's cells, or the big run) whose bounds meet `q` (see {@link denseQueryBounds}). */
+function listRuns(g: DenseGrid, out: QueryOut, q: ArrayLike<number>, c0: number, c1: number): void {
+  const eb = g.bounds, items = g.entryItems, run = g.cellRun;
+  for (let c = c0; c <= c1; c++) {
+    const end = run[2 * c + 1];
+    for (let k = run[2 * c]; k < end; k++) if (meets(eb, 6 * items[k], q)) listItem(g, out, items[k]);
+  }
+}
+
 /**
  * Appends to `out` the ids of the items whose bounds meet the bounds `q[0 .. 6)` (min x, y, z, max
  * x, y, z; closed), each once, in no particular order; `out.count` is not reset. The grid must be
@@ -345,17 +492,15 @@ export function denseQueryBounds(g: DenseGrid, out: QueryOut, q: ArrayLike<numbe
     g.stampValue = 0;
   }
   g.stampValue++;
-  const start = g.cellStart, eb = g.bounds, items = g.entryItems;
   if (g.nx === 0) return;
-  const end = start[g.nx * g.ny * g.nz + 1];
-  for (let k = g.bigStart; k < end; k++) if (meets(eb, 6 * items[k], q)) listItem(g, out, items[k]);
+  const big = g.nx * g.ny * g.nz;
+  listRuns(g, out, q, big, big);
   if (denseRange(g, q, 0) === 0) return;
   const r = g.range;
   for (let z = r[2]; z <= r[5]; z++) {
     for (let y = r[1]; y <= r[4]; y++) {
       const row = g.nx * (y + g.ny * z);
-      const end = start[row + r[3] + 1];
-      for (let k = start[row + r[0]]; k < end; k++) if (meets(eb, 6 * items[k], q)) listItem(g, out, items[k]);
+      listRuns(g, out, q, row + r[0], row + r[3]);
     }
   }
 }

@@ -97,7 +97,10 @@ export function denseRayNext(g: DenseGrid, s: Float64Array): number {
     if (c < 0 || c >= cellsOn(g, a)) return -1;
     s[CELL + a] = c;
     faceTime(g, s, a);
-    s[DR_ENTRY] = t;
+    // Not before the previous cell's entry: a start rounded into the neighbour of its cell (a ray
+    // a hair from a face) gives that face a time a hair below it (seen as −1e−310 after 0 with a
+    // table that has spare cells, test/grid/dense.test.ts).
+    if (t > s[DR_ENTRY]) s[DR_ENTRY] = t;
   }
   s[DONE] = 1;
   return s[CELL] + g.nx * (s[CELL + 1] + g.ny * s[CELL + 2]);

@@ -53,6 +53,19 @@ export interface EntityList {
   ids: Uint32Array;
 }
 
+/**
+ * The hits of a batch of casts (`castRays`, `castSpheres`), one slot per cast, in the order of the
+ * casts: cast i hit `entity[i]` at `distance[i]` along its unit direction, the body's outward unit
+ * normal there `normal[3i .. 3i + 3)` (pointing back toward the ray or sphere). A cast that hit
+ * nothing has `entity` 0, `distance` Infinity and a zero normal. The arrays grow by doubling (they
+ * are then replaced) when a batch has more casts than they hold.
+ */
+export interface BatchHits {
+  entity: Uint32Array;
+  distance: Float64Array;
+  normal: Float64Array;
+}
+
 function readCapacity(capacity: unknown, source: string): number {
   if (typeof capacity !== 'number' || !Number.isInteger(capacity) || capacity < 1 || capacity > 1 << 30) {
     throw new PhysicsInputError({ field: 'capacity', problem: `must be an integer in 1..2^30, got ${String(capacity)}`, source });
@@ -79,6 +92,12 @@ export function createHitList(capacity = 16): HitList {
 /** Creates an empty entity list with room for `capacity` ids (default 16; it grows by doubling). */
 export function createEntityList(capacity = 16): EntityList {
   return { count: 0, ids: new Uint32Array(readCapacity(capacity, 'createEntityList')) };
+}
+
+/** Creates the hits of a batch of casts with room for `capacity` casts (default 64; it grows by doubling). */
+export function createBatchHits(capacity = 64): BatchHits {
+  const n = readCapacity(capacity, 'createBatchHits');
+  return { entity: new Uint32Array(n), distance: new Float64Array(n), normal: new Float64Array(3 * n) };
 }
 
 function grown<T extends Float64Array | Uint32Array>(a: T, n: number): T {
@@ -112,4 +131,13 @@ export function hitListReserve(out: HitList, n: number): void {
 export function entityListReserve(out: EntityList, n: number): void {
   if (n <= out.ids.length) return;
   out.ids = grown(out.ids, doubled(out.ids.length, n));
+}
+
+/** Makes room for `n` casts in `out` (doubling; arrays replaced). */
+export function batchHitsReserve(out: BatchHits, n: number): void {
+  if (n <= out.entity.length && n <= out.distance.length && 3 * n <= out.normal.length) return;
+  const m = doubled(out.entity.length, n);
+  out.entity = grown(out.entity, m);
+  out.distance = grown(out.distance, m);
+  out.normal = grown(out.normal, 3 * m);
 }

@@ -43,6 +43,16 @@ export function loadVec3(out: ScratchVec3, a: Float64Array, o: number): void {
   out.z = a[o + 2];
 }
 
+/**
+ * Slots of `QueryState.work`, cumulative counts of the work keeping the queries' structure current
+ * (deterministic; tests read them): full builds, items bucketed by them, incremental updates (the
+ * first query after a tick, see queryGrid.ts), items whose bounds an update recomputed, items it
+ * moved between cells.
+ */
+export const QW_BUILDS = 0, QW_BUILT_ITEMS = 1, QW_UPDATES = 2, QW_CHECKED = 3, QW_REBUCKETED = 4;
+/** Number of slots of `QueryState.work`. */
+export const QW_SLOTS = 5;
+
 /** Scratch hits of one query before they are sorted into the caller's list. */
 export interface HitScratch {
   count: number;
@@ -68,8 +78,14 @@ export interface QueryState {
   withStatic: boolean;
   /** Whether `grid` is current. */
   built: boolean;
-  /** `physics.tick` when `grid` was built. */
+  /** `physics.tick` when `grid` was built or `dense` last updated. */
   builtTick: number;
+  /** The step's cell side (`broadphase.cellSize`) when `dense` was built. */
+  builtSide: number;
+  /** The static grid's rebuild count (`broadphase.work[WORK_REBUILDS]`) when `dense` was built or updated. */
+  builtStatic: number;
+  /** Work counters (`QW_*` slots). */
+  work: Float64Array;
   /** Per entity: the query that last examined it (dedupes cells, buckets and grids). */
   stamp: Uint32Array;
   /** The current query's stamp. */
@@ -104,6 +120,13 @@ export interface QueryState {
   motion: ScratchVec3;
   /** The result of one exact cast. */
   cast: ScratchCast;
+  /** A batch's casts in walking order (batch.ts), and its second buffer for the radix sort. */
+  batchOrder: Int32Array;
+  batchSwap: Int32Array;
+  /** Per cast of a batch: the dense grid's cell of its start (the sort key). */
+  batchKeys: Int32Array;
+  /** The radix sort's digit counts (2^11). */
+  batchCounts: Int32Array;
 }
 
 /** A fresh query state (grids and scratch grown on demand). */
@@ -117,6 +140,9 @@ export function createQueryState(): QueryState {
     withStatic: false,
     built: false,
     builtTick: 0,
+    builtSide: 0,
+    builtStatic: 0,
+    work: new Float64Array(QW_SLOTS),
     stamp: new Uint32Array(64),
     stampValue: 0,
     args: new Float64Array(QI_SLOTS),
@@ -135,5 +161,9 @@ export function createQueryState(): QueryState {
     queryBox: new Box(),
     motion: new Vec3(),
     cast: new Cast(),
+    batchOrder: new Int32Array(64),
+    batchSwap: new Int32Array(64),
+    batchKeys: new Int32Array(64),
+    batchCounts: new Int32Array(2048),
   };
 }

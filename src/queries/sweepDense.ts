@@ -10,7 +10,7 @@
  *   is capped by the best hit (closest mode). An axis the direction does not move along is tested
  *   as an interval instead. A body whose bounds pass goes to candidate.ts (once per query, the
  *   filter, the exact cast).
- * - The grid's big items (covering many cells, the run after its last cell) get the same test first.
+ * - The grid's big items (covering many cells, the big run after its last cell) get the same test first.
  * The per-query constants of the walk (slab terms, faces, the ray walk's state, the swept bounds)
  * are private scratch of this file, written at the start of every sweep before any is read: nothing
  * carries from one query to the next (the query's arguments, best hit and mode are in the
@@ -77,12 +77,12 @@ function withinStill(b: Float64Array, o: number): boolean {
 }
 
 /**
- * Tests the entries `from .. to` of `g`: a slab test of the segment against each entry's bounds grown
- * by the radius (see the module notes; the far time capped by the best hit in closest mode), then
- * its body.
+ * Tests the entries of the runs `c0 ..= c1` of `g` (one cell, a row's cells, or the big run): a slab
+ * test of the segment against each entry's bounds grown by the radius (see the module notes; the
+ * far time capped by the best hit in closest mode), then its body.
  */
-function testRun(physics: Physics, s: QueryState, g: DenseGrid, from: number, to: number): void {
-  const eb = g.bounds, items = g.entryItems, ids = g.ids;
+function testCells(physics: Physics, s: QueryState, g: DenseGrid, c0: number, c1: number): void {
+  const eb = g.bounds, items = g.entryItems, ids = g.ids, run = g.cellRun;
   const ox = SL[SL_O], oy = SL[SL_O + 1], oz = SL[SL_O + 2];
   const ix = SL[SL_INV], iy = SL[SL_INV + 1], iz = SL[SL_INV + 2];
   const rx = SL[SL_R], ry = SL[SL_R + 1], rz = SL[SL_R + 2];
@@ -94,15 +94,18 @@ function testRun(physics: Physics, s: QueryState, g: DenseGrid, from: number, to
   const every = s.every, best = s.best;
   // The far time's cap: maxDistance, or the best hit (which only a candidate's test lowers).
   let cap = every ? s.args[QI_DIST] : best[BH_DIST];
-  for (let k = from; k < to; k++) {
-    const o = 6 * items[k];
-    const tn = Math.max(
-      (eb[o + nx] - rx - ox) * ix + ax, (eb[o + ny] - ry - oy) * iy + ay, (eb[o + nz] - rz - oz) * iz + az, 0);
-    const tf = Math.min(
-      (eb[o + fx] + rx - ox) * ix + bx, (eb[o + fy] + ry - oy) * iy + by, (eb[o + fz] + rz - oz) * iz + bz, cap);
-    if (tn <= tf && (!still || withinStill(eb, o))) {
-      testCandidate(physics, s, ids[items[k]]);
-      if (!every) cap = best[BH_DIST];
+  for (let c = c0; c <= c1; c++) {
+    const to = run[2 * c + 1];
+    for (let k = run[2 * c]; k < to; k++) {
+      const o = 6 * items[k];
+      const tn = Math.max(
+        (eb[o + nx] - rx - ox) * ix + ax, (eb[o + ny] - ry - oy) * iy + ay, (eb[o + nz] - rz - oz) * iz + az, 0);
+      const tf = Math.min(
+        (eb[o + fx] + rx - ox) * ix + bx, (eb[o + fy] + ry - oy) * iy + by, (eb[o + fz] + rz - oz) * iz + bz, cap);
+      if (tn <= tf && (!still || withinStill(eb, o))) {
+        testCandidate(physics, s, ids[items[k]]);
+        if (!every) cap = best[BH_DIST];
+      }
     }
   }
 }
@@ -116,11 +119,11 @@ function walkRay(physics: Physics, s: QueryState, g: DenseGrid): void {
   }
   w[DR_TMAX] = q[QI_DIST];
   if (!denseRayBegin(g, w)) return;
-  const every = s.every, best = s.best, start = g.cellStart;
+  const every = s.every, best = s.best;
   for (;;) {
     const c = denseRayNext(g, w);
     if (c < 0 || (!every && w[DR_ENTRY] > best[BH_DIST])) return;
-    testRun(physics, s, g, start[c], start[c + 1]);
+    testCells(physics, s, g, c, c);
   }
 }
 
@@ -145,11 +148,11 @@ function sweptCells(q: Float64Array, g: DenseGrid): number {
 
 /** Tests every entry of the cells in `g.range` (set by {@link sweptCells}), row by row. */
 function scanRange(physics: Physics, s: QueryState, g: DenseGrid): void {
-  const r = g.range, start = g.cellStart;
+  const r = g.range;
   for (let z = r[2]; z <= r[5]; z++) {
     for (let y = r[1]; y <= r[4]; y++) {
       const row = g.nx * (y + g.ny * z);
-      testRun(physics, s, g, start[row + r[0]], start[row + r[3] + 1]);
+      testCells(physics, s, g, row + r[0], row + r[3]);
     }
   }
 }
@@ -181,7 +184,7 @@ function walkThick(physics: Physics, s: QueryState, g: DenseGrid): void {
     const x = w[TR_CX], y = w[TR_CX + 1], z = w[TR_CX + 2];
     if (x < 0 || y < 0 || z < 0 || x >= nx || y >= ny || z >= nz) continue;
     const c = x + nx * (y + ny * z);
-    testRun(physics, s, g, g.cellStart[c], g.cellStart[c + 1]);
+    testCells(physics, s, g, c, c);
   }
 }
 
@@ -195,7 +198,8 @@ export function sweepDense(physics: Physics, s: QueryState): void {
   prepare(q);
   const g = s.dense;
   if (g.nx === 0) return;
-  testRun(physics, s, g, g.bigStart, g.cellStart[g.nx * g.ny * g.nz + 1]);
+  const big = g.nx * g.ny * g.nz;
+  testCells(physics, s, g, big, big);
   const reach = Math.max(Math.abs(q[QI_O]), Math.abs(q[QI_O + 1]), Math.abs(q[QI_O + 2]));
   PAD[0] = 1e-10 * (reach + q[QI_DIST] + q[QI_RADIUS]);
   // A ray whose rounding stays well inside the grid's padding takes the DDA: its errors scale with

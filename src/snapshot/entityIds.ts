@@ -13,7 +13,7 @@
  *   in the saved world (recycled ones first, then new ones).
  * - **Bodies** (`bodyManifestSize` / `saveBodyManifest` / `restoreBodyManifest`): in ascending
  *   entity id, each body's id and kind (sphere or box, and whether it has Velocity, Sensor,
- *   CollisionFilter, Response). 8 bytes + 4 per body. Restoring adds those components to the
+ *   CollisionFilter, Response, Material). 8 bytes + 4 per body. Restoring adds those components to the
  *   (existing) entities with zero data; `restoreSnapshot` then writes the data (the Response mode,
  *   restitution and mass travel in the snapshot's body records, format version 2, like every other
  *   body value: the manifest only says which components a body has).
@@ -22,6 +22,8 @@
  * written since the collision response) has the Response bit; version 1 ("BCB1") had none and is
  * still read (its bodies have no Response: a version-1 manifest of a world with dynamic spheres
  * came from a writer that dropped them, and the snapshot's body-set check then rejects the join).
+ * Version 3 ("BCB3") adds the Character bit, version 4 ("BCB4", since friction) the Material bit;
+ * versions 1 to 3 are still read (no Material).
  * Any other version is rejected with an `EntityManifestError` naming it.
  *
  * A join is: `createWorld()`, `restoreEntityIds`, `createPhysics` (same options as the server),
@@ -48,7 +50,7 @@ export class EntityManifestError extends Error {
 const IDS_MAGIC = 0x31454342; // "BCE1" little-endian
 /** "BCB" plus the version digit in the top byte ("BCB2" little-endian is 0x32424342). */
 const BODIES_TAG = 0x424342;
-const BODIES_VERSION = 2;
+const BODIES_VERSION = 4;
 const BODIES_MAGIC = BODIES_TAG | ((0x30 + BODIES_VERSION) << 24);
 const IDS_HEADER = 16;
 const BODIES_HEADER = 8;
@@ -60,9 +62,15 @@ const K_SENSOR = 8;
 const K_FILTER = 16;
 /** Since version 2. */
 const K_RESPONSE = 32;
-/** Every kind bit a manifest of version 1 / version 2 may hold. */
+/** Since version 3. */
+const K_CHARACTER = 64;
+/** Since version 4. */
+const K_MATERIAL = 128;
+/** Every kind bit a manifest of version 1 / 2 / 3 / 4 may hold. */
 const KINDS_V1 = 31;
 const KINDS_V2 = 63;
+const KINDS_V3 = 127;
+const KINDS_V4 = 255;
 const ID_BITS = 24;
 const ID_MASK = (1 << ID_BITS) - 1;
 
@@ -171,6 +179,8 @@ function kindOf(physics: Physics, eid: number): number {
   if (hasComponent(world, eid, c.Sensor)) k |= K_SENSOR;
   if (hasComponent(world, eid, c.CollisionFilter)) k |= K_FILTER;
   if (hasComponent(world, eid, c.Response)) k |= K_RESPONSE;
+  if (hasComponent(world, eid, c.Character)) k |= K_CHARACTER;
+  if (hasComponent(world, eid, c.Material)) k |= K_MATERIAL;
   return k;
 }
 
@@ -187,8 +197,8 @@ export function bodyManifestSize(physics: Physics): number {
 }
 
 /**
- * Writes every body's entity id and kind (sphere / box; Velocity, Sensor, CollisionFilter, Response
- * presence), in ascending id, into `buffer` at byte `offset` (default 0), as a version-2 manifest;
+ * Writes every body's entity id and kind (sphere / box; Velocity, Sensor, CollisionFilter, Response,
+ * Character, Material presence), in ascending id, into `buffer` at byte `offset` (default 0), as a version-4 manifest;
  * returns the bytes written (`bodyManifestSize(physics)`). Entity ids must be below 2^24.
  */
 export function saveBodyManifest(physics: Physics, buffer: ArrayBuffer | Uint8Array, offset = 0): number {
@@ -212,25 +222,28 @@ export function saveBodyManifest(physics: Physics, buffer: ArrayBuffer | Uint8Ar
 }
 
 /**
- * The kind bits a body manifest with format tag `tag` may hold (version 1 or 2); throws
+ * The kind bits a body manifest with format tag `tag` may hold (version 1, 2 or 3); throws
  * `EntityManifestError` for another tag or version.
  */
 function kindsOfVersion(tag: number, offset: number, source: string): number {
   if ((tag & 0xffffff) !== BODIES_TAG) throw new EntityManifestError(source, `no body manifest at offset ${offset} (bad format tag)`);
   const version = (tag >>> 24) - 0x30;
   if (version === 1) return KINDS_V1;
-  if (version === BODIES_VERSION) return KINDS_V2;
-  throw new EntityManifestError(source, `body manifest version ${version >= 0 && version <= 9 ? version : `tag 0x${(tag >>> 0).toString(16)}`} is not supported (this version reads 1 and ${BODIES_VERSION})`);
+  if (version === 2) return KINDS_V2;
+  if (version === 3) return KINDS_V3;
+  if (version === BODIES_VERSION) return KINDS_V4;
+  throw new EntityManifestError(source, `body manifest version ${version >= 0 && version <= 9 ? version : `tag 0x${(tag >>> 0).toString(16)}`} is not supported (this version reads 1 to ${BODIES_VERSION})`);
 }
 
 /**
  * Adds the saved bodies' components to their entities in `physics.world` (which must exist and not
  * be bodies yet, e.g. right after `restoreEntityIds`): Position, then Velocity, CollisionFilter and
- * Sensor where saved, then Sphere or Box, then Response where saved (the order of `addSphere`) —
+ * Sensor where saved, then Sphere or Box, then Response and Character where saved (the order of
+ * `addSphere`, `addCharacter`) —
  * with zero data (identity rotation) for `restoreSnapshot` to overwrite. Also grows the physics
  * arrays to the world's highest entity id: a snapshot taken right after a body was removed names
  * that body (its `ended` pairs and removed-body records), and its id may be above every body left.
- * Reads manifests of version 1 and 2. Returns the bytes read. Throws `EntityManifestError` before changing anything when the
+ * Reads manifests of versions 1 to 4. Returns the bytes read. Throws `EntityManifestError` before changing anything when the
  * manifest is corrupt or of another version, or an entity is missing or already a body.
  */
 export function restoreBodyManifest(physics: Physics, buffer: ArrayBuffer | Uint8Array, offset = 0): number {
@@ -268,6 +281,8 @@ export function restoreBodyManifest(physics: Physics, buffer: ArrayBuffer | Uint
     if ((k & K_SPHERE) !== 0) addComponent(world, eid, c.Sphere);
     if ((k & K_BOX) !== 0) addComponent(world, eid, c.Box);
     if ((k & K_RESPONSE) !== 0) addComponent(world, eid, c.Response);
+    if ((k & K_CHARACTER) !== 0) addComponent(world, eid, c.Character);
+    if ((k & K_MATERIAL) !== 0) addComponent(world, eid, c.Material);
   }
   return bytes;
 }

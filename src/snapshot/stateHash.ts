@@ -3,7 +3,11 @@
  * Covers the tick counter; in ascending entity id: the body kind flags, position, velocity (moving
  * bodies), radius or half extents and rotation, collision group and mask (bodies with a
  * CollisionFilter), response mode, restitution and mass (bodies with Response, so that a replica
- * that lost or changed a Response shows at once); then every contact of the last tick (pair,
+ * that lost or changed a Response shows at once), and its damping and gravity scale when not the
+ * defaults (0 and 1: a world that never sets them hashes as before they existed), the Character
+ * settings and outputs (characters: maxSlope, stepHeight, snapDistance, up, gravityScale, mass,
+ * grounded, ground, ground normal), friction (bodies with Material), the sleep state (asleep,
+ * seconds below the sleep speed) when not zero; then every contact of the last tick (pair,
  * normal, depth, point, toi, flags, which also reflect the previous tick's pairs through
  * BEGAN/PERSISTING). Values are hashed by their exact float64 bit patterns, so equal hashes mean
  * bit-identical state (up to hash collisions). Deterministic across runs, machines and JS engines: every word goes
@@ -23,11 +27,11 @@
  * Velocity (Float32Array) stores.
  * @module
  */
-import type { Vec3Store } from '../../components/index.js';
+import type { CharacterComponent, Vec3Store } from '../../components/index.js';
 import { BodyFlags, type Physics } from '../physics/physicsTypes.js';
 import { internalsOf } from '../physics/internal.js';
 
-const { SPHERE, BOX, MOVING, SENSOR, FILTER, RESPONSE } = BodyFlags;
+const { SPHERE, BOX, MOVING, SENSOR, FILTER, RESPONSE, CHARACTER } = BodyFlags;
 /** The float being mixed, and its two 32-bit words. */
 const f64 = new Float64Array(1);
 const u32 = new Uint32Array(f64.buffer);
@@ -56,6 +60,19 @@ function mixAt(column: Vec3Store['x'], i: number): void {
 }
 
 /** Mixes `x[i]`, `y[i]`, `z[i]` (`mixAt` of each, in that order). */
+/** Mixes character `eid`'s settings and outputs (the Character component). */
+function mixCharacter(c: CharacterComponent, eid: number): void {
+  mixAt(c.maxSlope, eid);
+  mixAt(c.stepHeight, eid);
+  mixAt(c.snapDistance, eid);
+  mix3(c.upX, c.upY, c.upZ, eid);
+  mixAt(c.gravityScale, eid);
+  mixAt(c.mass, eid);
+  mixI(c.grounded[eid]);
+  mixI(c.groundEid[eid] | 0);
+  mix3(c.nx, c.ny, c.nz, eid);
+}
+
 function mix3(x: Vec3Store['x'], y: Vec3Store['x'], z: Vec3Store['x'], i: number): void {
   mixAt(x, i);
   mixAt(y, i);
@@ -83,13 +100,13 @@ function mixF(): void {
  * `hashPhysicsState`) and `out[offset + 1]` (the last 8). Allocates nothing.
  */
 export function hashPhysicsStateWords(physics: Physics, out: Uint32Array, offset = 0): void {
-  const { flags, maxEid } = internalsOf(physics);
-  const { Position: p, Velocity: v, Sphere: s, Box: b, CollisionFilter: filter, Response: response } = physics.components;
+  const { flags, maxEid, sleep, hasMaterial } = internalsOf(physics);
+  const { Position: p, Velocity: v, Sphere: s, Box: b, CollisionFilter: filter, Response: response, Character: character, Material: material } = physics.components;
   lanes[0] = 0x12345678;
   lanes[1] = 0x9abcdef0;
   mixI(physics.tick | 0);
   for (let eid = 1; eid <= maxEid; eid++) {
-    const f = flags[eid] & (SPHERE | BOX | MOVING | SENSOR | FILTER | RESPONSE);
+    const f = flags[eid] & (SPHERE | BOX | MOVING | SENSOR | FILTER | RESPONSE | CHARACTER);
     if ((f & (SPHERE | BOX)) === 0) continue;
     mixI(eid | 0);
     mixI(f);
@@ -103,7 +120,21 @@ export function hashPhysicsStateWords(physics: Physics, out: Uint32Array, offset
       mixI(response.mode[eid]);
       mixAt(response.restitution, eid);
       mixAt(response.mass, eid);
+      if (response.damping[eid] !== 0 || response.gravityScale[eid] !== 1) {
+        mixI(1);
+        mixAt(response.damping, eid);
+        mixAt(response.gravityScale, eid);
+      }
     }
+    if (hasMaterial[eid] !== 0) {
+      mixI(4);
+      mixAt(material.friction, eid);
+    }
+    if (sleep !== null && (sleep.asleep[eid] !== 0 || sleep.slow[eid] !== 0)) {
+      mixI(2 + sleep.asleep[eid]);
+      mixAt(sleep.slow, eid);
+    }
+    if ((f & CHARACTER) !== 0) mixCharacter(character, eid);
     if ((f & SPHERE) !== 0) {
       mixAt(s.radius, eid);
     } else {

@@ -13,10 +13,10 @@
 import { BodyFlags, type ContactList, type Physics } from '../physics/physicsTypes.js';
 import type { SnapshotCursor } from './buffer.js';
 import { isStaticBox, LOOP_CHUNK } from './census.js';
-import { CONTACT_F64, HEADER_BYTES, NO_STATIC, SHAPES_DYNAMIC, SHAPES_NONE, type SnapshotLayout } from './format.js';
+import { CHARACTER_F64, CONTACT_F64, HEADER_BYTES, NO_STATIC, SHAPES_DYNAMIC, SHAPES_NONE, type SnapshotLayout } from './format.js';
 import { internalsOf } from '../physics/internal.js';
 
-const { SPHERE, BOX, MOVING, FILTER, RESPONSE } = BodyFlags;
+const { SPHERE, BOX, MOVING, FILTER, RESPONSE, CHARACTER } = BodyFlags;
 
 /** Walk direction: physics stores → snapshot (save). */
 export const TO_SNAPSHOT = 0;
@@ -74,9 +74,35 @@ function contactField(store: Store, i: number, f64: Float64Array, j: number, dir
 }
 
 /**
+ * Copies character `eid`'s Character data ↔ the `CHARACTER_F64` float64 words from `j` (format
+ * version 3): maxSlope, stepHeight, snapDistance, up x y z, gravityScale, mass, grounded, groundEid,
+ * ground normal x y z (its own helper: the uint8 and uint32 fields stay out of the body walk's
+ * type feedback).
+ */
+function characterRecord(physics: Physics, eid: number, f64: Float64Array, j: number, dir: number): void {
+  const ch = physics.components.Character;
+  f64x3(ch.maxSlope, ch.stepHeight, ch.snapDistance, eid, f64, j, dir);
+  f64x3(ch.upX, ch.upY, ch.upZ, eid, f64, j + 3, dir);
+  if (dir === TO_SNAPSHOT) {
+    f64[j + 6] = ch.gravityScale[eid];
+    f64[j + 7] = ch.mass[eid];
+    f64[j + 8] = ch.grounded[eid];
+    f64[j + 9] = ch.groundEid[eid];
+  } else {
+    ch.gravityScale[eid] = f64[j + 6];
+    ch.mass[eid] = f64[j + 7];
+    ch.grounded[eid] = f64[j + 8];
+    ch.groundEid[eid] = f64[j + 9];
+  }
+  f64x3(ch.nx, ch.ny, ch.nz, eid, f64, j + 10, dir);
+}
+
+/**
  * Walks the body records in ascending entity id (option bits `bits`): position; velocity when
  * moving; radius or half extents and rotation unless shapes are left out; Response mode,
- * restitution and mass (float64) with the Response component; filter group and mask in
+ * restitution, mass, damping, gravity scale, and the sleep state (seconds slow, asleep 0 or 1; 0 0
+ * with sleep off, and not read then) (float64) with the Response component; the Character data
+ * (float64) with the Character component; friction with the Material component; filter group and mask in
  * the filter section. The census of `bits` must match the layout's body counts.
  */
 export function copyBodyRecords(physics: Physics, c: SnapshotCursor, l: SnapshotLayout, bits: number, dir: number): void {
@@ -88,10 +114,11 @@ export function copyBodyRecords(physics: Physics, c: SnapshotCursor, l: Snapshot
 
 /** The body records of entity ids `from..to`, from the walk position `c.nextF64`, `c.nextU32`. */
 function bodyChunk(physics: Physics, flags: Uint8Array, from: number, to: number, c: SnapshotCursor, bits: number, dir: number): void {
-  const { Position: p, Velocity: v, Sphere: s, Box: b, CollisionFilter: cf, Response: r } = physics.components;
+  const { Position: p, Velocity: v, Sphere: s, Box: b, CollisionFilter: cf, Response: r, Material: m } = physics.components;
   const noShapes = (bits & SHAPES_NONE) !== 0;
   const dynShapes = (bits & SHAPES_DYNAMIC) !== 0;
   const noStatic = (bits & NO_STATIC) !== 0;
+  const { sleep, hasMaterial } = internalsOf(physics);
   const { f64, u32 } = c;
   let j = c.nextF64;
   let k = c.nextU32;
@@ -116,8 +143,19 @@ function bodyChunk(physics: Physics, flags: Uint8Array, from: number, to: number
     }
     if ((f & RESPONSE) !== 0) {
       f64x3(r.mode, r.restitution, r.mass, eid, f64, j, dir);
-      j += 3;
+      f64x1(r.damping, eid, f64, j + 3, dir);
+      f64x1(r.gravityScale, eid, f64, j + 4, dir);
+      if (sleep !== null) {
+        f64x1(sleep.slow, eid, f64, j + 5, dir);
+        f64x1(sleep.asleep, eid, f64, j + 6, dir);
+      } else if (dir === TO_SNAPSHOT) f64[j + 5] = f64[j + 6] = 0;
+      j += 7;
     }
+    if ((f & CHARACTER) !== 0) {
+      characterRecord(physics, eid, f64, j, dir);
+      j += CHARACTER_F64;
+    }
+    if (hasMaterial[eid] !== 0) f64x1(m.friction, eid, f64, j++, dir);
     if ((f & FILTER) !== 0) {
       u32x2(cf.group, cf.mask, eid, u32, k, dir);
       k += 2;

@@ -9,14 +9,15 @@ import type { Physics } from '../physics/physicsTypes.js';
 import { isDynamic } from '../response/isDynamic.js';
 
 /**
- * Puts back the Velocity the dynamic bodies had before this tick's `applyGravity`, bit for bit: the
+ * Puts back the Velocity the dynamic bodies had before this tick's `applyGravity` (gravity and
+ * damping), bit for bit: the
  * contact budget calls it before it throws (boxPairs.ts), so that a step that throws leaves the
  * world as it was.
  */
 export function undoGravity(physics: Physics): void {
   const internal = internalsOf(physics);
   const undo = internal.gravityUndo;
-  if (internal.responseCount === 0 || internal.gravityOn === 0 || undo === undefined) return;
+  if (internal.responseCount === 0 || undo === undefined) return;
   const { flags, maxEid } = internal;
   const v = physics.components.Velocity;
   for (let eid = 1; eid <= maxEid; eid++) {

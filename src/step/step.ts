@@ -11,9 +11,10 @@
  *    re-bucketed) and throws `PhysicsInputError` for bad input before any stage has written, so a
  *    tick that throws has changed nothing; writes only the tick's size statistics, `sliceCap`,
  *    `movingBoxes` and `sphereSphere` (for `findPairs`).
- * 3. `applyGravity` (step/gravity.ts) reads gravity, dt and the body flags; adds gravity × dt to
- *    the Velocity of the dynamic bodies (throwing first, with nothing written, when gravity × dt
- *    is not finite), keeping the velocities it replaced: when `findPairs` throws (the contact
+ * 3. `applyGravity` (step/gravity.ts) reads gravity, dt, the body flags, Response gravityScale and
+ *    damping and the sleepers; adds gravityScale × gravity × dt to the Velocity of the awake
+ *    dynamic bodies and damps it (throwing first, with nothing written, when gravity × dt is not
+ *    finite), keeping the velocities it replaced: when `findPairs` throws (the contact
  *    budget), `undoGravity` (step/gravityUndo.ts) puts them back before it throws, so a step
  *    that throws has changed nothing.
  * 4. `findPairs` (step/findPairs.ts) reads Position, Velocity, the shapes, the filters, dt and the
@@ -22,9 +23,15 @@
  *    the removal marks; writes the contacts of the pairs without a dynamic body into
  *    `physics.contacts`.
  * 6. `respond` (response/resolve.ts), only when some entity holds Response, reads the grids,
- *    Position, Velocity, the shapes, Response and gravity; writes Position and Velocity of the
- *    dynamic bodies (moved to the end of the tick through their impacts) and merges the contacts of
- *    the paths taken into `physics.contacts` (in place: the list is built once).
+ *    Position, Velocity, the shapes, Response, Material, gravity and the sleep state; writes Position
+ *    and Velocity of the awake dynamic bodies (moved to the end of the tick through their impacts),
+ *    merges the contacts of the paths taken (and the sleepers' held ones) into `physics.contacts`
+ *    (in place: the list is built once) and updates the sleep state (response/sleep.ts).
+ * 6b. `moveCharacters` (character/moveCharacters.ts), only when some entity holds Character, reads
+ *    the grids, Position, Velocity, the shapes, Character, the filters and gravity; writes the
+ *    characters' Position, Velocity and Character outputs (collide-and-slide against the obstacles'
+ *    end-of-tick poses), the Velocity of dynamic spheres they push, and merges their contacts into
+ *    `physics.contacts`.
  * 7. `diffContacts` (contacts/contactDiff.ts) reads `physics.contacts`, the previous tick's pairs and
  *    the removal marks; writes the BEGAN / PERSISTING flags, `began`, `ended` and the previous pairs.
  * 8. `updateContactData`, `applyContactComponent` (contacts/contactComponent.ts), with the
@@ -33,7 +40,7 @@
  *    that are no longer bodies.
  * 10. `setTick` (physics/internal.ts) counts the tick.
  * 11. `integrate` (step/integrate.ts), with the `integrate` option, reads Velocity and dt; writes
- *    the Position of the moving bodies other than dynamic ones.
+ *    the Position of the moving bodies other than dynamic ones and characters.
  * 12. `keepPoses` (debug/interpolation.ts), while render interpolation is enabled, reads the moving
  *    bodies' Position and Box rotation and the tick; writes the interpolation's pose buffer of this tick.
  *
@@ -47,6 +54,7 @@ import { PhysicsInputError } from '../physics/errors.js';
 import { checkLive, internalsOf, setTick } from '../physics/internal.js';
 import type { Physics } from '../physics/physicsTypes.js';
 import { respond } from '../response/resolve.js';
+import { moveCharacters } from '../character/moveCharacters.js';
 import { clearPurged } from './clearPurged.js';
 import { diffContacts } from '../contacts/contactDiff.js';
 import { findPairs } from './findPairs.js';
@@ -100,6 +108,7 @@ export function runNarrowphase(physics: Physics): void {
   checkInstance(physics);
   testPairs(physics);
   if (internalsOf(physics).responseCount !== 0) respond(physics);
+  if (internalsOf(physics).characterCount !== 0) moveCharacters(physics);
   diffContacts(physics);
   if (physics.contactComponent) {
     updateContactData(physics);

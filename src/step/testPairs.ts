@@ -23,6 +23,7 @@ import { contactListReserve } from '../physics/idLists.js';
 import { BodyFlags, ContactFlags, type Physics } from '../physics/physicsTypes.js';
 import { internalsOf } from '../physics/internal.js';
 import { isDynamic } from '../response/isDynamic.js';
+import { isCharacter } from '../character/isCharacter.js';
 
 const { SPHERE, BOX, MOVING, SENSOR } = BodyFlags;
 
@@ -137,11 +138,12 @@ function stillCandidate(physics: Physics, a: number, b: number): boolean {
 /**
  * Tests the candidate pairs `internalsOf(physics).broadphase.pairs` into `physics.contacts` (its count reset
  * first). With dynamic bodies (spheres with Response), their pairs are skipped: the response moves
- * them and merges the contacts of the paths they take (src/response).
+ * them and merges the contacts of the paths they take (src/response); so are the pairs with a
+ * character (src/character moves it and merges its contacts).
  */
 export function testPairs(physics: Physics): void {
   const internal = internalsOf(physics);
-  const { flags, purgeMark, responseCount } = internal;
+  const { flags, purgeMark, responseCount, characterCount } = internal;
   const pairs = internal.broadphase.pairs;
   const list = physics.contacts;
   contactListReserve(list, pairs.count);
@@ -151,6 +153,8 @@ export function testPairs(physics: Physics): void {
     const b = pairs.b[i];
     // Pairs with a dynamic body are the response's (contacts along the path it takes).
     if (responseCount !== 0 && (isDynamic(flags[a]) || isDynamic(flags[b]))) continue;
+    // Pairs with a character are the character stage's (contacts along the path it takes).
+    if (characterCount !== 0 && (isCharacter(flags[a]) || isCharacter(flags[b]))) continue;
     // A body removed between the broadphase and now is skipped, and so is a pair whose id was
     // recycled meanwhile as a body the pair no longer fits.
     if ((purgeMark[a] | purgeMark[b]) !== 0 && !stillCandidate(physics, a, b)) continue;

@@ -6,12 +6,10 @@
  * Nothing here depends on the frame rate (SwiftShader draws a few frames per second): the page is
  * stepped through `window.demoControl.step(n)`, or read after `pause(true)` at whatever tick it
  * reached, and compared with the same scene stepped in Node. The first test loads the page; the
- * others reset its scene through `demoControl.reset` (a load costs seconds in software WebGL).
- *
- * The screenshot test writes docs/demo.png (the README's picture) when BITECS_COLLIDE_SCREENSHOT=1.
+ * others reset its scene through `demoControl.reset` (a load costs seconds in software WebGL). This
+ * file covers the stress scene; demoScenes.test.ts the menu and every scene, with their pictures.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -191,7 +189,6 @@ describe('browser demo (npm run demo): the stress scene', () => {
       return drawn / (d.length / 4);
     }, { b64: png.toString('base64'), bg });
     report(`[demo] screenshot 1280x720 at 10,000 bodies: ${(share * 100).toFixed(1)} % of pixels drawn`);
-    if (process.env.BITECS_COLLIDE_SCREENSHOT === '1') writeFileSync(join(ROOT, 'docs/demo.png'), png);
     expect(share).toBeGreaterThan(MIN_DRAWN_SHARE);
     expect(errors).toEqual([]);
   }, PAGE_TIMEOUT);

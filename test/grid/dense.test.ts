@@ -2,12 +2,13 @@
  * The dense grid (src/grid/dense.ts) and its walks (denseWalk.ts) against brute force: bounds
  * queries list exactly the items whose bounds meet the query's; ray and thick walks reach every item
  * the segment (grown by the radius) meets, in a cell entered no later than the item is met; the table
- * stays within its cell budget; builds that would serve poorly report it.
+ * stays within its cell budget; builds that would serve poorly report it; updates in place
+ * (`denseUpdate`) keep all of that and re-bucket only the items whose cells changed.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  DENSE_BIG, DENSE_CROWD, DG_SIDE, denseBuild, denseClear, createDenseGrid, denseInsert, denseQueryBounds, type DenseGrid,
+  DENSE_BIG, DENSE_CROWD, DG_SIDE, denseBuild, denseClear, createDenseGrid, denseInsert, denseQueryBounds, denseUpdate, type DenseGrid,
 } from '../../src/grid/dense.js';
 import { denseRayBegin, createDenseRay, denseRayNext, denseThickBegin, DR_DX, DR_ENTRY, DR_OX, DR_TMAX } from '../../src/grid/denseWalk.js';
 import { createQueryOut } from '../../src/grid/query.js';
@@ -23,8 +24,9 @@ const gridArb = fc.record({
   side: fc.oneof(fc.constant(0), fc.double({ min: 0.5, max: 20, noNaN: true })),
 });
 
-function build(boxes: Box[], side: number): DenseGrid {
+function build(boxes: Box[], side: number, spare = 0): DenseGrid {
   const g = createDenseGrid();
+  g.spare = spare;
   denseClear(g);
   boxes.forEach((b, i) => denseInsert(g, i + 1, Float64Array.from(b), 0));
   g.frame[DG_SIDE] = side;
@@ -36,7 +38,7 @@ const meets = (a: Box, q: Box) => a[0] <= q[3] && a[3] >= q[0] && a[1] <= q[4] &
 
 /** The ids listed for each entry run the walk entered, with the entry time; big items at time 0. */
 function runsOf(g: DenseGrid, cell: number, t: number, seen: Map<number, number>): void {
-  for (let k = g.cellStart[cell]; k < g.cellStart[cell + 1]; k++) {
+  for (let k = g.cellRun[2 * cell]; k < g.cellRun[2 * cell + 1]; k++) {
     const id = g.ids[g.entryItems[k]];
     if (!seen.has(id)) seen.set(id, t);
   }
@@ -185,7 +187,8 @@ describe('dense grid', () => {
     expect(build([...small, ...huge], 1).usable).toBe(false);
     const g = build([...small, ...huge.slice(1)], 1);
     expect(g.usable).toBe(true);
-    expect(g.cellStart[g.nx * g.ny * g.nz + 1] - g.bigStart, 'the large items are the big run').toBe(DENSE_BIG);
+    const big = g.nx * g.ny * g.nz;
+    expect(g.cellRun[2 * big + 1] - g.cellRun[2 * big], 'the large items are the big run').toBe(DENSE_BIG);
     const pile = Array.from({ length: DENSE_CROWD + 1 }, (): Box => [0, 0, 0, 0.1, 0.1, 0.1]);
     expect(build([...pile, [1000, 1000, 1000, 1001, 1001, 1001]], 1).usable).toBe(false);
     expect(build(pile.slice(1), 1).usable).toBe(true);
@@ -203,5 +206,83 @@ describe('dense grid', () => {
       expect(g.usable, `${w} × ${h} × ${w}, wanted side ${side}`).toBe(true);
       expect(g.nx * g.ny * g.nz).toBeLessThanOrEqual(4 * 1000 + 64);
     }
+  });
+});
+
+/** Cell range of each item as a build would give it (`itemCells`), as a string per item (−1: big). */
+function cellsOf(g: DenseGrid, i: number): string {
+  return g.itemCells[6 * i] < 0 ? 'big' : Array.from(g.itemCells.subarray(6 * i, 6 * i + 6)).join(',');
+}
+
+describe('dense grid updates in place', () => {
+  const moveArb = fc.array(fc.tuple(fc.nat(), fc.double({ min: -6, max: 6, noNaN: true }), fc.double({ min: -6, max: 6, noNaN: true }), fc.double({ min: -6, max: 6, noNaN: true })), { maxLength: 40 });
+
+  it('after moves, bounds queries and walks agree with brute force; only the items whose cells changed are re-bucketed', () => {
+    let updated = 0;
+    fc.assert(
+      fc.property(gridArb.filter((x) => x.side > 0 && x.boxes.length > 0), fc.nat(1), fc.array(moveArb, { minLength: 1, maxLength: 4 }), fc.array(segArb, { minLength: 1, maxLength: 4 }), fc.array(boxArb, { minLength: 1, maxLength: 4 }), ({ boxes, side }, spare, rounds, segs, queries) => {
+        const g = build(boxes, side, spare);
+        if (g.usable && spare > 0) expect(g.nx * g.ny * g.nz).toBeLessThanOrEqual(4 * boxes.length + 64);
+        if (!g.usable) return;
+        const now = boxes.map((b) => [...b] as Box);
+        for (const moves of rounds) {
+          const touched = new Set<number>();
+          for (const [k, dx, dy, dz] of moves) {
+            const i = k % now.length;
+            const b = now[i];
+            now[i] = [b[0] + dx, b[1] + dy, b[2] + dz, b[3] + dx, b[4] + dy, b[5] + dz];
+            touched.add(i);
+          }
+          const before = now.map((_, i) => cellsOf(g, i));
+          let moved = 0;
+          for (let i = 0; i < now.length; i++) {
+            g.bounds.set(now[i], 6 * i);
+            const r = denseUpdate(g, i);
+            if (r < 0) return; // the caller builds afresh
+            if (r === 1) {
+              moved++;
+              expect(touched.has(i), 'an item that did not move is not re-bucketed').toBe(true);
+            }
+            if (before[i] === 'big') expect(cellsOf(g, i), 'a big item stays in the big run').toBe('big');
+          }
+          expect(moved).toBeLessThanOrEqual(touched.size);
+          updated++;
+        }
+        const out = createQueryOut(2);
+        for (const q of queries) {
+          out.count = 0;
+          denseQueryBounds(g, out, Float64Array.from(q));
+          const got = [...out.ids.subarray(0, out.count)].sort((a, b) => a - b);
+          expect(got).toEqual(now.map((b, i) => (meets(b, q) ? i + 1 : 0)).filter((id) => id > 0));
+        }
+        for (const seg of segs) {
+          checkWalk(g, now, { ...seg, r: 0 }, walkRay(g, seg));
+          const seen = walkThick(g, seg);
+          if (seen !== undefined) checkWalk(g, now, seg, seen);
+        }
+      }),
+      { seed: 34, numRuns: 300 },
+    );
+    expect(updated, 'most rounds were updates, not rebuilds').toBeGreaterThan(100);
+  });
+
+  it('reports what it cannot take: an item leaving the table (less often with spare cells), non-finite bounds', () => {
+    const g = build([[0, 0, 0, 1, 1, 1], [5, 5, 5, 6, 6, 6]], 1);
+    expect(g.usable).toBe(true);
+    const side = g.frame[DG_SIDE];
+    g.bounds.set([side, 0, 0, side + 1, 1, 1], 0);
+    expect(denseUpdate(g, 0), 'a cell further').toBe(1);
+    expect(denseUpdate(g, 0), 'same cells: nothing to do').toBe(0);
+    g.bounds.set([1e6, 0, 0, 1e6 + 1, 1, 1], 0);
+    expect(denseUpdate(g, 0)).toBe(-2);
+    g.bounds.set([NaN, 0, 0, 1, 1, 1], 6);
+    expect(denseUpdate(g, 1)).toBe(-2);
+    // With a cell to spare on each side, an item may move by up to a cell past the first bounds.
+    const h = build([[0, 0, 0, 1, 1, 1], [5, 5, 5, 6, 6, 6]], 1, 1);
+    const hs = h.frame[DG_SIDE];
+    h.bounds.set([-0.9 * hs, 0, 0, 1 - 0.9 * hs, 1, 1], 0);
+    expect(denseUpdate(h, 0)).toBe(1);
+    h.bounds.set([-1.1 * hs, 0, 0, 1 - 1.1 * hs, 1, 1], 0);
+    expect(denseUpdate(h, 0)).toBe(-2);
   });
 });

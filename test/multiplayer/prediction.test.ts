@@ -13,6 +13,7 @@ import { createRng } from '../../src/scenes/prng.js';
 import { startDelayProxy, type DelayProxy } from '../../examples/multiplayer/delayProxy.js';
 import { PredictedClient, type PredictedClientOptions } from '../../examples/multiplayer/predictedClient.js';
 import { DT, PLAYER_SPEED } from '../../examples/multiplayer/sim.js';
+import { measureSimulated } from '../../examples/multiplayer/simulatedNetwork.js';
 import { report, serverFixture, waitUntil } from './harness.js';
 
 const RTT = 100;
@@ -55,9 +56,10 @@ describe('prediction through the delay proxy at 100 ms', () => {
   it('the proxy holds each message for about half the round trip each way', async () => {
     const c = await connect({ name: 'ping', join: 'create', roomOptions: { bodies: 8, seed: 3 } });
     await waitUntil(() => c.rttMs > 0, 5_000, 'a ping');
-    // 100 ms ± 2 × 5 ms of jitter, plus the loopback and event loop (a loaded machine: up to 60 ms more).
+    // 100 ms ± 2 × 5 ms of jitter, plus the loopback and both event loops: on a loaded machine (the
+    // whole suite, or other jobs) pings of 255 ms were seen; delayProxy.test.ts checks the delays closely.
     expect(c.rttMs).toBeGreaterThanOrEqual(RTT - 10);
-    expect(c.rttMs).toBeLessThan(RTT + 70);
+    expect(c.rttMs).toBeLessThan(RTT + 400);
     await c.leave();
     clients.splice(clients.indexOf(c), 1);
   });
@@ -71,7 +73,9 @@ describe('prediction through the delay proxy at 100 ms', () => {
         if (client.myEid !== 0) x.set(tick, client.sim!.physics.components.Position.x[client.myEid]);
       },
     });
-    await waitUntil(() => c.myEid !== 0 && c.predictedTick > c.confirmedTick + 3, 10_000, 'the own sphere and a prediction ahead');
+    // Pressed while the prediction is ahead of the server (a client starved of CPU falls behind it,
+    // and ticks the server has run take no input).
+    await waitUntil(() => c.myEid !== 0 && c.predictedTick > c.confirmedTick + 3 && c.predictedTick >= c.inputTick + 4, 20_000, 'the own sphere and a prediction ahead');
     const me = c.myEid;
     const p0 = c.predictedTick;
     x.set(p0, c.sim!.physics.components.Position.x[me]);
@@ -108,6 +112,27 @@ describe('prediction through the delay proxy at 100 ms', () => {
       expect(c.stats.rollbacks).toBeGreaterThan(10);
       const s = c.stats;
       report(`[prediction] ${c.room.sessionId}: ${s.checked} confirmed (${s.matched} matched), ${s.predicted} predicted, ${s.rollbacks} rollbacks, ${(s.resimulated / Math.max(1, s.rollbacks)).toFixed(1)} ticks each, ${s.inputsLate} of ${s.inputsSent} inputs late, rtt ${c.rttMs} ms, lead ${c.leadTicks}`);
+    }
+  });
+});
+
+describe('prediction on the simulated network (virtual clock: independent of the machine load)', () => {
+  it('at 50, 100 and 200 ms: no input late, every confirmed tick matches, a rollback for each change of another stick', () => {
+    for (const rtt of [50, 100, 200]) {
+      const r = measureSimulated(rtt, 150, 4);
+      expect(r.inputsLate).toBe(0);
+      expect(r.inputsSent).toBeGreaterThan(230);
+      expect(Math.abs(r.checked - 240)).toBeLessThanOrEqual(2); // 4 s of ticks, give or take the jitter at the window's ends
+      expect(r.matched).toBe(r.checked);
+      // 3 other players change sticks about twice a second each: a rollback per change.
+      expect(r.rollbacksPerSecond).toBeGreaterThan(2);
+      expect(r.rollbacksPerSecond).toBeLessThan(12);
+      // Ahead of the confirmed tick by the way back (the confirmed tick lags the server's by it), then
+      // ahead of the server by the round trip, one tick and the margin of 2.
+      const ticks = rtt / (1000 / 60);
+      expect(r.leadMean).toBeGreaterThan(1.5 * ticks + 2);
+      expect(r.leadMean).toBeLessThan(1.5 * ticks + 7);
+      report(`[prediction simulated] ${rtt} ms: ${r.rollbacksPerSecond.toFixed(1)} rollbacks/s, ${r.resimMean.toFixed(1)} ticks each (p99 ${r.resimP99}), lead ${r.leadMean.toFixed(1)}`);
     }
   });
 });

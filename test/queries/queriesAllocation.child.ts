@@ -2,11 +2,13 @@
  * Child process of queries.allocation.test.ts (node --expose-gc, a 128 MB young generation, via
  * tsx): heap allocation of the world queries on a steady arena, by the method of allocation.child.ts
  * (windows without GC, heapUsed + arrayBuffers deltas, best of several windows). Two loads: a batch
- * of queries between ticks (no rebuild), and a tick followed by a batch (the queries' grid rebuilt).
- * Prints one JSON line.
+ * of queries between ticks (no rebuild), and a tick followed by a batch (the queries' grid
+ * updated); then the batch casts: a line-of-sight fan of 124 rays (`castRays`) and 32 sensor sphere
+ * casts (`castSpheres`) per call, between ticks and after a tick. Prints one JSON line.
  */
 import {
-  castRay, castRayAll, castSphere, castSphereAll, createEntityList, createHitList, overlapBox, overlapSphere, type QueryHit,
+  castRay, castRayAll, castRays, castSphere, castSphereAll, castSpheres, createBatchHits, createEntityList, createHitList, overlapBox,
+  overlapSphere, type QueryHit,
 } from '../../src/index.js';
 import { buildArena } from '../../src/scenes/buildArena.js';
 import { bestWindow, createHeapWindow } from '../support/heapWindow.js';
@@ -43,6 +45,27 @@ function batch(): void {
   }
 }
 
+/** A fan of 124 rays from the arena's centre and 32 sensor sphere casts, as typed arrays. */
+const FAN = 124, SENSORS = 32;
+const fanO = new Float64Array(3 * FAN), fanD = new Float64Array(3 * FAN), fanL = new Float64Array(FAN).fill(L / 2);
+for (let i = 0; i < FAN; i++) {
+  const a = (2 * Math.PI * i) / FAN;
+  fanO.set([L / 2, L / 2, L / 2], 3 * i);
+  fanD.set([Math.cos(a), Math.sin(a), 0.2 * Math.cos(3 * a)], 3 * i);
+}
+const senC = new Float64Array(3 * SENSORS), senD = new Float64Array(3 * SENSORS), senL = new Float64Array(SENSORS).fill(3);
+const senR = new Float64Array(SENSORS).fill(0.5);
+for (let i = 0; i < SENSORS; i++) {
+  senC.set([((i * 0.37) % 1) * L, ((i * 0.61) % 1) * L, ((i * 0.13) % 1) * L], 3 * i);
+  senD.set([0, -1, 0.1 * i], 3 * i);
+}
+const batchHits = createBatchHits(FAN);
+
+function batchCasts(): void {
+  sink = (sink + castRays(p, FAN, fanO, fanD, fanL, batchHits)) & 0xffff;
+  sink = (sink + castSpheres(p, SENSORS, senC, senR, senD, senL, batchHits, filter)) & 0xffff;
+}
+
 const loads = {
   nothing: () => undefined,
   queries: batch,
@@ -51,13 +74,18 @@ const loads = {
     batch();
   },
   tick: () => arena.tick(),
+  batchCasts,
+  tickAndBatchCasts: () => {
+    arena.tick();
+    batchCasts();
+  },
 };
 
 const CALLS = 200;
 /** Bytes per call above which a load is re-warmed and measured again (the test's bound; bestWindow). */
 const SETTLE_BELOW = 64;
 const result: Record<string, unknown> = { calls: CALLS, queriesPerBatch: 48 };
-for (const name of ['queries', 'tick', 'tickAndQueries'] as const) {
+for (const name of ['queries', 'tick', 'tickAndQueries', 'batchCasts', 'tickAndBatchCasts'] as const) {
   for (let i = 0; i < 400; i++) loads[name]();
   result[name] = await bestWindow(heap, loads[name], CALLS, 4, { below: SETTLE_BELOW, warm: 1000, rounds: 5 });
 }

@@ -13,7 +13,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  addSphere, createPhysics, createRollbackRing, destroyPhysics, PhysicsInputError, restoreRollback, saveRollback,
+  addSphere, clearRollback, createPhysics, createRollbackRing, destroyPhysics, PhysicsInputError, restoreRollback, saveRollback,
   SnapshotMismatchError, snapshotSize, step, type Physics, type RollbackRing,
 } from '../../src/index.js';
 import { addComponent, createWorld, removeComponent } from 'bitecs';
@@ -143,6 +143,20 @@ describe('rollback ring: bookkeeping', () => {
     tick(2);
     saveRollback(physics, ring);
     expect([ring.count, ring.oldestTick, ring.newestTick]).toEqual([3, 1, 3]);
+  });
+
+  it('clearRollback empties it; saving goes on from there', () => {
+    const { physics, ring, tick } = scene();
+    for (let t = 0; t < 3; t++) {
+      tick(t);
+      saveRollback(physics, ring);
+    }
+    clearRollback(ring);
+    expect([ring.count, ring.oldestTick, ring.newestTick, ring.frameBytes]).toEqual([0, -1, -1, 0]);
+    expect(() => restoreRollback(physics, ring, 3)).toThrow(/empty/);
+    saveRollback(physics, ring);
+    expect([ring.count, ring.oldestTick, ring.newestTick]).toEqual([1, 3, 3]);
+    expect(() => clearRollback({} as RollbackRing)).toThrow(PhysicsInputError);
   });
 
   it('grows its buffer when the world grows, keeping the held frames', () => {

@@ -198,3 +198,15 @@ describe('two instances', () => {
     expect(logs).toEqual(alone);
   });
 });
+
+describe('size statistics with static contacts', () => {
+  it('regression: a sphere counts its diameter whatever its velocity (validate off, an infinite velocity)', () => {
+    // Static contacts sweep nothing, so the scan no longer multiplies the largest motion component by
+    // 0: a non-finite velocity used to make the extent NaN and drop the sphere from the statistics.
+    const physics = createPhysics(createWorld(), { validate: false, continuous: false });
+    for (let i = 0; i < 3; i++) addSphere(physics, { position: [3 * i, 0, 0], velocity: [1, 0, 0], radius: 1 });
+    physics.components.Velocity.y[3] = Infinity;
+    step(physics);
+    expect(internalsOf(physics).broadphase.sizes.total).toBe(3);
+  });
+});

@@ -4,11 +4,12 @@
  * trip), predicts with `PredictedClient`, steers the local sphere with the arrow keys or WASD, and
  * draws the arena top-down with three.js, every moving body between its last two predicted ticks.
  *
- * The prediction runs from a 4 ms timer, not from the frame loop: software WebGL may draw only a
- * few frames a second, and prediction must keep the ticks' pace. The frame loop draws
- * previous + alpha · (current − previous), alpha = the time since the newest predicted tick over the
- * tick period, clamped to [0, 1]; `previous` is copied before each predicted tick. A rollback
- * rewrites `current` (the re-simulated present) and the next frames move there from `previous`.
+ * The prediction runs from a 4 ms timer and from each frame: software WebGL may draw only a few
+ * frames a second, and prediction must keep the ticks' pace. Bodies are drawn at the module's render
+ * interpolation (`enableInterpolation` through the client's `interpolation` option,
+ * `interpolatePoses`): the pose at alpha between the last two predicted ticks, alpha = the time since
+ * the newest predicted tick over the tick period, clamped to [0, 1]. After a rollback the previous
+ * poses are the re-simulated ones, so a re-simulation equal to the prediction draws the same poses.
  *
  * The panel shows the predicted tick, the confirmed tick, the round trip, rollbacks per second, the
  * re-simulation cost (ms per second and ticks per rollback) and the hash check. `window.arena`
@@ -16,6 +17,7 @@
  */
 import * as THREE from 'three';
 import { query } from 'bitecs';
+import { interpolatePoses } from '../../../src/index.js';
 import { PredictedClient } from '../predictedClient.js';
 import { TICK_RATE } from '../sim.js';
 
@@ -42,9 +44,8 @@ function stick(client: PredictedClient): void {
 
 async function start(): Promise<void> {
   let lastStepAt = performance.now();
-  let prev = new Float64Array(0);
   const client = await PredictedClient.connect({
-    endpoint, roomOptions: { bodies, seed: 1 }, name: 'browser',
+    endpoint, roomOptions: { bodies, seed: 1 }, name: 'browser', interpolation: true,
     onPredicted: () => {
       lastStepAt = performance.now();
     },
@@ -57,27 +58,8 @@ async function start(): Promise<void> {
       stick(client);
     });
   }
-  // Prediction at the ticks' pace; the pose before each predicted tick is kept for interpolation
-  // (copied into `pre` before every update, kept as `prev` when the update stepped).
-  let pre = new Float64Array(0);
-  const pump = () => {
-    const sim = client.sim;
-    if (sim === undefined) {
-      client.update();
-      return;
-    }
-    const P = sim.physics.components.Position;
-    const n = P.x.length;
-    if (pre.length < 3 * n) pre = new Float64Array(3 * n);
-    for (let e = 0; e < n; e++) {
-      pre[3 * e] = P.x[e];
-      pre[3 * e + 1] = P.y[e];
-      pre[3 * e + 2] = P.z[e];
-    }
-    const before = client.predictedTick;
-    client.update();
-    if (client.predictedTick !== before && client.sim === sim) [prev, pre] = [pre, prev];
-  };
+  // Prediction at the ticks' pace, from a timer and from each frame.
+  const pump = () => client.update();
   setInterval(pump, 4);
 
   // ---- View -------------------------------------------------------------------------------------
@@ -135,6 +117,8 @@ async function start(): Promise<void> {
     builtFor = sim;
   };
 
+  /** The poses drawn: `interpolatePoses` writes every body's pose at alpha here, by entity id. */
+  let pose = { x: new Float64Array(0), y: new Float64Array(0), z: new Float64Array(0), qx: new Float64Array(0), qy: new Float64Array(0), qz: new Float64Array(0), qw: new Float64Array(0) };
   let rollbacksAt = 0, rollbacks0 = 0, resim0 = 0, resimTicks0 = 0, rate = 0, cost = 0, perRollback = 0;
   const frame = () => {
     requestAnimationFrame(frame);
@@ -144,13 +128,14 @@ async function start(): Promise<void> {
     const { Sphere, Position: P, Box } = sim.physics.components;
     if (builtFor !== sim || query(sim.world, [Sphere]).length !== sphereIds.length) build();
     const alpha = Math.min(1, Math.max(0, (performance.now() - lastStepAt) / TICK_MS));
-    if (prev.length < 3 * P.x.length) return;
+    const n = P.x.length;
+    if (pose.x.length < n) pose = { x: new Float64Array(n), y: new Float64Array(n), z: new Float64Array(n), qx: new Float64Array(n), qy: new Float64Array(n), qz: new Float64Array(n), qw: new Float64Array(n) };
+    interpolatePoses(sim.physics, alpha, pose);
     const players = new Set<number>();
     client.room.state?.players?.forEach((p) => players.add(p.eid));
     for (let i = 0; i < sphereIds.length; i++) {
       const e = sphereIds[i];
-      const k = 3 * e;
-      p3.set(prev[k] + alpha * (P.x[e] - prev[k]), 0, prev[k + 2] + alpha * (P.z[e] - prev[k + 2]));
+      p3.set(pose.x[e], pose.y[e], pose.z[e]);
       const r = Sphere.radius[e];
       s3.set(r, r, r);
       q.identity();
@@ -159,9 +144,8 @@ async function start(): Promise<void> {
     }
     for (let i = 0; i < boxIds.length; i++) {
       const e = boxIds[i];
-      const k = 3 * e;
-      p3.set(prev[k] + alpha * (P.x[e] - prev[k]), 0, prev[k + 2] + alpha * (P.z[e] - prev[k + 2]));
-      q.set(Box.qx[e], Box.qy[e], Box.qz[e], Box.qw[e]);
+      p3.set(pose.x[e], pose.y[e], pose.z[e]);
+      q.set(pose.qx[e], pose.qy[e], pose.qz[e], pose.qw[e]);
       s3.set(Box.hx[e], Box.hy[e], Box.hz[e]);
       boxes!.setMatrixAt(i, m.compose(p3, q, s3));
     }
