@@ -9,7 +9,8 @@
  * @module
  */
 import { PhysicsInputError } from '../physics/errors.js';
-import type { Physics } from '../physics/physicsTypes.js';
+import { BodyFlags, type Physics } from '../physics/physicsTypes.js';
+import { internalsOf } from '../physics/internal.js';
 import { describe, readVector, vectorField } from '../physics/readInput.js';
 
 /** Default `maxSlope`: 45° in radians. */
@@ -123,4 +124,39 @@ export function writeCharacterDefaults(physics: Physics, eid: number): void {
   C.nx[eid] = 0;
   C.ny[eid] = 0;
   C.nz[eid] = 0;
+}
+
+/** How far from 1 the length of a Character's stored `up` may be (set() and addCharacter store it normalised). */
+const UP_LENGTH_TOLERANCE = 1e-9;
+
+function badSetting(eid: number, field: string, problem: string): never {
+  throw new PhysicsInputError({ eid, field: `Character.${field}`, problem });
+}
+
+/**
+ * The check of every Character's settings, run by the scan stage with `physics.validate` when there
+ * are characters, before anything of the tick is written: the stores are public, so a game may
+ * write `Character.maxSlope[eid]` directly, and a NaN or an out-of-range value there would otherwise
+ * make the character silently lose the ground (NaN slope, zero `up`) or move it to NaN (a NaN
+ * `gravityScale`). Same ranges as `set(Character, …)`; `up` must be a unit vector (world frame;
+ * `set(Character, { up })` normalises it). Throws `PhysicsInputError` naming the entity and field.
+ */
+export function checkCharacters(physics: Physics): void {
+  const { flags, maxEid } = internalsOf(physics);
+  const C = physics.components.Character;
+  const CHAR = BodyFlags.CHARACTER;
+  for (let e = 1; e <= maxEid; e++) {
+    if ((flags[e] & CHAR) === 0) continue;
+    const slope = C.maxSlope[e], step = C.stepHeight[e], snap = C.snapDistance[e], g = C.gravityScale[e], m = C.mass[e];
+    const ux = C.upX[e], uy = C.upY[e], uz = C.upZ[e];
+    const len2 = ux * ux + uy * uy + uz * uz;
+    if (slope >= 0 && slope <= Math.PI / 2 && step >= 0 && step !== Infinity && snap >= 0 && snap !== Infinity
+      && g - g === 0 && m >= 0 && m !== Infinity && Math.abs(len2 - 1) <= UP_LENGTH_TOLERANCE) continue;
+    if (!(slope >= 0 && slope <= Math.PI / 2)) badSetting(e, 'maxSlope', `must be radians in [0, π/2], got ${slope}`);
+    if (!(step >= 0 && step !== Infinity)) badSetting(e, 'stepHeight', `must be a finite number >= 0 (length units), got ${step}`);
+    if (!(snap >= 0 && snap !== Infinity)) badSetting(e, 'snapDistance', `must be a finite number >= 0 (length units), got ${snap}`);
+    if (!(g - g === 0)) badSetting(e, 'gravityScale', `must be a finite number, got ${g}`);
+    if (!(m >= 0 && m !== Infinity)) badSetting(e, 'mass', `must be a finite number >= 0 (0: infinite), got ${m}`);
+    badSetting(e, 'up', `must be a unit vector (set(Character, { up }) normalises it), got [${ux}, ${uy}, ${uz}]`);
+  }
 }

@@ -80,6 +80,36 @@ describe('addCharacter and set(Character)', () => {
     addComponent(physics.world, e, set(C, { gravityScale: 0.5 }));
     expect([C.stepHeight[e], C.snapDistance[e], C.gravityScale[e], C.maxSlope[e]]).toEqual([1, 1, 0.5, Math.PI / 4]);
   });
+
+  it('regression: a bad setting written straight into the Character store throws at step, naming it, before the tick writes', () => {
+    // Was: a NaN maxSlope or a zero up silently lost the ground, a NaN gravityScale moved the
+    // character to NaN and the next step blamed Position.x.
+    const cases: Array<[keyof typeof bad, number]> = [];
+    const bad = { maxSlope: [NaN, -0.1, 2], stepHeight: [NaN, -1, Infinity], snapDistance: [NaN, -1], gravityScale: [NaN, Infinity], mass: [-1, NaN, Infinity], upY: [0, 2, NaN] };
+    for (const k of Object.keys(bad) as Array<keyof typeof bad>) for (const v of bad[k]) cases.push([k, v]);
+    for (const [k, v] of cases) {
+      const { physics } = floorWorld();
+      const a = addCharacter(physics, { position: [0, R, 0], radius: R });
+      physics.components.Velocity.x[a] = 1;
+      step(physics);
+      const C = physics.components.Character;
+      const good = C[k][a];
+      const hash = hashPhysicsState(physics);
+      C[k][a] = v;
+      let err: unknown;
+      try {
+        step(physics);
+      } catch (e) {
+        err = e;
+      }
+      expect(err, `${k} = ${v}`).toBeInstanceOf(PhysicsInputError);
+      expect((err as PhysicsInputError).field).toBe(k === 'upY' ? 'Character.up' : `Character.${k}`);
+      expect((err as PhysicsInputError).eid).toBe(a);
+      C[k][a] = good;
+      expect(hashPhysicsState(physics)).toBe(hash); // the tick wrote nothing (the bad value put back)
+      step(physics);
+    }
+  });
 });
 
 describe('character outputs', () => {
