@@ -54,6 +54,7 @@ const SLOW = [
   'test/geometry/scaleInvariance.test.ts',
   'test/response/response.guarantees.test.ts',
   'test/response/response.pile.test.ts',
+  'test/response/pitRest.test.ts',
   'test/queries/queries.determinism.test.ts',
   'test/docs/**',
   'test/examples/**',
@@ -65,6 +66,7 @@ const SLOW = [
   'test/geometry/oracleBoxBox.sanity.test.ts',
   'test/queries/queries.crowd.test.ts',
   'test/response/response.instances.test.ts',
+  'test/character/maze.test.ts',
 ];
 
 export default defineConfig(({ mode }) => ({

@@ -88,11 +88,26 @@ export interface CollisionFilterComponent {
  * - `restitution`: in [0, 1], the fraction of the normal speed kept by `BOUNCE` (and, mixed as the
  *   larger of the two, in sphere–sphere impacts).
  * - `mass`: > 0, used in sphere–sphere impacts; 0 means proportional to radius³ (1 for radius 0).
+ * - `damping`: linear damping c >= 0 per second: after gravity each tick, v *= 1 / (1 + dt·c) (as
+ *   Box2D v2.4 and Rapier define it). Default 0.
+ * - `gravityScale`: the factor on the world's gravity for this body (any finite number: 0 floats,
+ *   negative rises). Default 1: written when the component is added.
  */
 export interface ResponseComponent {
   mode: Uint8Array;
   restitution: Float64Array;
   mass: Float64Array;
+  damping: Float64Array;
+  gravityScale: Float64Array;
+}
+
+/**
+ * Surface material of a sphere or box (dynamic or not): `friction`, the Coulomb coefficient μ >= 0
+ * (dimensionless). A pair's coefficient is √(μa μb), as Box2D mixes it; a body without Material has
+ * μ = 0, so a pair with one such body has no friction. See docs/response.md.
+ */
+export interface MaterialComponent {
+  friction: Float64Array;
 }
 
 /**
@@ -147,6 +162,8 @@ export interface PhysicsComponents {
   CollisionFilter: CollisionFilterComponent;
   /** Collision response: makes a moving sphere dynamic (moved and deflected by the physics). */
   Response: ResponseComponent;
+  /** Friction coefficient of a sphere or box (see {@link MaterialComponent}). */
+  Material: MaterialComponent;
   /** Character controller: makes a moving sphere a character (moved by collide-and-slide). */
   Character: CharacterComponent;
   /** Tag: contacts involving a sensor are reported and flagged, never resolved. */
@@ -191,7 +208,8 @@ export function createComponents(capacity: number): PhysicsComponents {
       px: f64(), py: f64(), pz: f64(), toi: f32(), count: new Uint32Array(capacity),
     },
     CollisionFilter: { group: new Uint32Array(capacity), mask: new Uint32Array(capacity) },
-    Response: { mode: new Uint8Array(capacity), restitution: f64(), mass: f64() },
+    Response: { mode: new Uint8Array(capacity), restitution: f64(), mass: f64(), damping: f64(), gravityScale: f64() },
+    Material: { friction: f64() },
     Character: {
       maxSlope: f64(), stepHeight: f64(), snapDistance: f64(), upX: f64(), upY: f64(), upZ: f64(),
       gravityScale: f64(), mass: f64(), grounded: new Uint8Array(capacity), groundEid: new Uint32Array(capacity),

@@ -16,7 +16,7 @@ export {
 // Components
 export type {
   Vec3Store, PositionComponent, VelocityComponent, SphereComponent, BoxComponent, ContactComponent,
-  CollisionFilterComponent, ResponseComponent, ResponseModeValue, PhysicsComponents, CharacterComponent,
+  CollisionFilterComponent, ResponseComponent, MaterialComponent, ResponseModeValue, PhysicsComponents, CharacterComponent,
 } from '../components/index.js';
 export { ResponseMode } from '../components/index.js';
 
@@ -30,8 +30,9 @@ export { step, runBroadphase, runNarrowphase, runIntegrate } from './step/step.j
 export type { Vec3Like, QuatLike, BodyOptions, SphereOptions, BoxOptions } from './physics/bodies.js';
 export {
   addSphere, addBox, removeBody,
-  setPosition, setVelocity, setRadius, setHalfExtents, setRotation,
+  setPosition, setVelocity, setRadius, setHalfExtents, setRotation, wakeBody,
 } from './physics/bodies.js';
+export { isAsleep } from './response/sleep.js';
 export type { CharacterOptions } from './character/addCharacter.js';
 export { addCharacter } from './character/addCharacter.js';
 export type { ContactIndex } from './contacts/contactsOf.js';

@@ -4,9 +4,9 @@
  * (Canvas 2D, view2d.ts) or the 3D view (three.js, view.ts, created at its first use), an overlay of
  * figures and the controls.
  *
- * URL parameters set the first scene: `scene` (bullets, sight, sensors, pit, stress), `view=2d|3d`,
- * `seed`, `bodies`, `continuous=0`, `paused=1`, `wireframe=1`, `normals=1`; changes are written back
- * to the address bar. `window.demo` and `window.demoControl` are described in api.ts.
+ * URL parameters set the first scene: `scene` (bullets, sight, sensors, pit, character, stress),
+ * `view=2d|3d`, `seed`, `bodies`, `continuous=0`, `paused=1`, `wireframe=1`, `normals=1`; changes
+ * are written back to the address bar. `window.demo` and `window.demoControl` are described in api.ts.
  * @module
  */
 import { createFixedStepper, fixedStepAdvance, hashPhysicsState } from '../../src/index.js';
@@ -249,8 +249,15 @@ for (const c of COMING) {
   ui.scene.add(o);
 }
 for (const n of BODY_CHOICES) ui.bodies.add(new Option(n.toLocaleString('en-US'), String(n)));
-ui.scene.addEventListener('change', () => control.setScene(ui.scene.value as SceneId));
-ui.view.addEventListener('change', () => control.setView(ui.view.value as ViewKind));
+// The menus give the focus back to the page, so that the arrow keys walk instead of changing the choice.
+ui.scene.addEventListener('change', () => {
+  control.setScene(ui.scene.value as SceneId);
+  ui.scene.blur();
+});
+ui.view.addEventListener('change', () => {
+  control.setView(ui.view.value as ViewKind);
+  ui.view.blur();
+});
 ui.bodies.addEventListener('change', () => control.reset({ bodies: Number(ui.bodies.value) }));
 ui.reset.addEventListener('click', () => control.reset({ seed: Math.trunc(Number(ui.seed.value)) | 0 }));
 ui.continuous.addEventListener('change', () => control.setContinuous(ui.continuous.checked));
@@ -259,18 +266,19 @@ ui.normals.addEventListener('change', () => control.setNormals(ui.normals.checke
 ui.pause.addEventListener('click', () => control.pause(!paused));
 ui.step.addEventListener('click', () => control.step(1));
 
-// Keyboard: arrows or WASD, for the scenes that take it (sight; the character scene when it lands).
+// Keyboard: arrows or WASD (and Space), for the scenes that take it (sight, character).
 const keys = new Set<string>();
 const KEYS: Record<string, [number, number]> = {
-  ArrowLeft: [-1, 0], KeyA: [-1, 0], ArrowRight: [1, 0], KeyD: [1, 0], ArrowUp: [0, 1], KeyW: [0, 1], ArrowDown: [0, -1], KeyS: [0, -1],
+  ArrowLeft: [-1, 0], KeyA: [-1, 0], ArrowRight: [1, 0], KeyD: [1, 0], ArrowUp: [0, 1], KeyW: [0, 1], ArrowDown: [0, -1], KeyS: [0, -1], Space: [0, 0],
 };
 function sendInput(): void {
   let x = 0, y = 0;
   for (const k of keys) {
+    if (k === 'Space') continue;
     x += KEYS[k][0];
     y += KEYS[k][1];
   }
-  (scene as ShowScene & { setInput?(x: number, y: number): void }).setInput?.(Math.sign(x), Math.sign(y));
+  (scene as ShowScene & { setInput?(x: number, y: number, jump: boolean): void }).setInput?.(Math.sign(x), Math.sign(y), keys.has('Space'));
 }
 window.addEventListener('keydown', (e) => {
   if (!(e.code in KEYS) || e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;

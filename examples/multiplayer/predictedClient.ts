@@ -70,6 +70,10 @@ export interface PredictedClientOptions {
   autoResync?: boolean;
   /** The clock of the re-simulation cost, ms (default `performance.now`; the load script passes CPU time). */
   clock?: () => number;
+  /** A known round trip, ms, instead of measuring it with pings (the load script's simulated network). */
+  fixedRttMs?: number;
+  /** The clock of arrivals and `update`, ms (default `performance.now`; the load script's simulated network passes its own). */
+  now?: () => number;
   /** Called after each confirmed tick (after any re-simulation). */
   onConfirmed?: (client: PredictedClient, tick: number) => void;
   /** Called after each tick predicted forward by `update` (`tick` = the new predicted tick). */
@@ -129,6 +133,7 @@ export class PredictedClient {
   private readonly o: PredictedClientOptions;
   private readonly depth: number;
   private readonly clock: () => number;
+  private readonly now: () => number;
   private readonly header: TickHeader = { tick: 0, hashHi: 0, hashLo: 0, events: 0 };
   private stickDx = 0;
   private stickDz = 0;
@@ -171,6 +176,7 @@ export class PredictedClient {
     this.o = o;
     this.depth = o.depth ?? 48;
     this.clock = o.clock ?? (() => performance.now());
+    this.now = o.now ?? (() => performance.now());
     const events = room.connection.events as { onmessage?: (ev: { data: ArrayBuffer }) => void };
     const dispatch = events.onmessage;
     events.onmessage = (ev) => {
@@ -197,8 +203,21 @@ export class PredictedClient {
         this.rttMs = median(this.pings);
       });
     };
-    ping();
-    this.pingTimer = setInterval(ping, 500);
+    if (o.fixedRttMs !== undefined) {
+      this.rttMs = o.fixedRttMs;
+      this.pings.push(o.fixedRttMs);
+    } else {
+      ping();
+      this.pingTimer = setInterval(ping, 500);
+    }
+  }
+
+  /**
+   * A client for a room the caller joined itself (before the join state arrived: right after the
+   * SDK's join call resolved). `o.endpoint` and `o.join` are not used.
+   */
+  static attach(room: Room<unknown, ArenaState>, o: PredictedClientOptions): PredictedClient {
+    return new PredictedClient(room, o);
   }
 
   /** Joins (or creates) an arena room through `endpoint` and resolves once the join is confirmed. */
@@ -241,13 +260,14 @@ export class PredictedClient {
   }
 
   /**
-   * Advances the prediction to where it should be at `now` (ms, `performance.now()`'s clock): the
+   * Advances the prediction to where it should be at `now` (ms, the `now` option's clock, by default
+   * `performance.now()`): the
    * server's current tick as estimated from the tick messages' arrivals, plus `leadTicks`. Steps at
    * most `maxStepsPerUpdate` (8) ticks per call and never more than depth − 2 ticks ahead of the
    * confirmed tick. Nothing is predicted before the first ping has measured the round trip. Call it
    * every frame (or every few ms).
    */
-  update(now = performance.now()): void {
+  update(now = this.now()): void {
     const sim = this.sim;
     if (sim === undefined || this.ring === undefined || this.clockCur === -Infinity || this.pings.length === 0) return;
     if (this.myEid === 0) this.readMyEid();
@@ -367,7 +387,7 @@ export class PredictedClient {
     this.bytes.ticks += bytes.byteLength;
     this.bytes.tickMessages++;
     this.serverTick = h.tick;
-    const now = performance.now();
+    const now = this.now();
     const sample = h.tick - now / TICK_MS;
     if (now - this.clockWindow > 1000) {
       this.clockPrev = this.clockCur;
@@ -396,7 +416,7 @@ export class PredictedClient {
       this.stats.inputsLate++;
       this.lastLateTick = c;
       if (this.extraSafety < 8) this.extraSafety++;
-      this.lastLateAt = performance.now();
+      this.lastLateAt = this.now();
     }
     let applied = true;
     if (present === c) {

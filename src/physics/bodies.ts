@@ -13,6 +13,7 @@ import { ResponseMode } from '../../components/index.js';
 import { PhysicsInputError } from './errors.js';
 import { BodyFlags, type Physics } from './physicsTypes.js';
 import { checkLive, internalsOf } from './internal.js';
+import { wake } from '../response/sleep.js';
 import { readBits, readRadius, readRotation, readVector, vectorField as field, type QuatLike, type Vec3Like } from './readInput.js';
 
 export type { QuatLike, Vec3Like } from './readInput.js';
@@ -29,6 +30,11 @@ export interface BodyOptions {
   group?: number;
   /** Collision mask bits (default 0xffffffff). */
   mask?: number;
+  /**
+   * Coulomb friction coefficient >= 0 (the Material component); a pair uses √(μa μb). Default: no
+   * Material (μ = 0).
+   */
+  friction?: number;
 }
 
 export interface SphereOptions extends BodyOptions {
@@ -44,6 +50,10 @@ export interface SphereOptions extends BodyOptions {
   restitution?: number;
   /** Mass > 0 for sphere–sphere impacts. Default: proportional to radius³. */
   mass?: number;
+  /** Linear damping >= 0 per second: v *= 1 / (1 + dt·damping) each tick. Default 0. Needs a response. */
+  damping?: number;
+  /** Factor on the world's gravity (finite; 0 floats, negative rises). Default 1. Needs a response. */
+  gravityScale?: number;
 }
 
 export interface BoxOptions extends BodyOptions {
@@ -83,9 +93,9 @@ const DEFAULT_GROUP = 1;
 const DEFAULT_MASK = 0xffffffff;
 
 /** The options `addSphere` takes (`SphereOptions`); any other key throws. */
-const SPHERE_KEYS: ReadonlySet<string> = new Set(['position', 'velocity', 'sensor', 'group', 'mask', 'radius', 'response', 'restitution', 'mass']);
+const SPHERE_KEYS: ReadonlySet<string> = new Set(['position', 'velocity', 'sensor', 'group', 'mask', 'friction', 'radius', 'response', 'restitution', 'mass', 'damping', 'gravityScale']);
 /** The options `addBox` takes (`BoxOptions`); any other key throws. */
-const BOX_KEYS: ReadonlySet<string> = new Set(['position', 'velocity', 'sensor', 'group', 'mask', 'halfExtents', 'rotation']);
+const BOX_KEYS: ReadonlySet<string> = new Set(['position', 'velocity', 'sensor', 'group', 'mask', 'friction', 'halfExtents', 'rotation']);
 
 /**
  * Throws `PhysicsInputError` naming the first key of `o` that `source` does not take (a typo such as
@@ -109,6 +119,10 @@ function readBody(physics: Physics, source: string, o: BodyOptions, keys: Readon
   if (o.velocity !== undefined) readVector(o.velocity, 3, velocity, ARG_VELOCITY, source, -1);
   if (o.group !== undefined) readBits(o.group, source, -1, 'group');
   if (o.mask !== undefined) readBits(o.mask, source, -1, 'mask');
+  const mu = o.friction;
+  if (mu !== undefined && !(typeof mu === 'number' && mu >= 0 && mu !== Infinity)) {
+    throw new PhysicsInputError({ field: 'friction', problem: `must be a finite number >= 0, got ${String(mu)}`, source });
+  }
 }
 
 /** Creates the entity with Position, Velocity (when given), filter, sensor and then `shape`. */
@@ -127,6 +141,10 @@ function addBody(physics: Physics, o: BodyOptions, shape: object): number {
     c.CollisionFilter.mask[eid] = o.mask ?? DEFAULT_MASK;
   }
   if (o.sensor) addComponent(world, eid, c.Sensor);
+  if (o.friction !== undefined) {
+    addComponent(world, eid, c.Material);
+    c.Material.friction[eid] = o.friction;
+  }
   addComponent(world, eid, shape);
   return eid;
 }
@@ -148,6 +166,9 @@ export function addSphere(physics: Physics, o: SphereOptions): number {
     R.restitution[eid] = o.restitution ?? (mode === ResponseMode.BOUNCE ? 1 : 0);
     R.mass[eid] = o.mass ?? 0;
     addComponent(physics.world, eid, R);
+    // After the add: its observer writes the defaults of these two.
+    if (o.damping !== undefined) R.damping[eid] = o.damping;
+    if (o.gravityScale !== undefined) R.gravityScale[eid] = o.gravityScale;
   }
   return eid;
 }
@@ -157,12 +178,17 @@ const MODES = { stop: ResponseMode.STOP, slide: ResponseMode.SLIDE, bounce: Resp
 /** Checks the response options of `addSphere`; returns the ResponseMode value, or -1 for none. */
 function readResponse(o: SphereOptions): number {
   const source = 'addSphere';
-  const { response, restitution, mass } = o;
+  const { response, restitution, mass, damping, gravityScale } = o;
   if (response === undefined) {
-    if (restitution !== undefined || mass !== undefined) {
-      throw new PhysicsInputError({ field: restitution !== undefined ? 'restitution' : 'mass', problem: "needs a response ('stop', 'slide' or 'bounce')", source });
-    }
+    const field = restitution !== undefined ? 'restitution' : mass !== undefined ? 'mass' : damping !== undefined ? 'damping' : gravityScale !== undefined ? 'gravityScale' : '';
+    if (field !== '') throw new PhysicsInputError({ field, problem: "needs a response ('stop', 'slide' or 'bounce')", source });
     return -1;
+  }
+  if (damping !== undefined && !(typeof damping === 'number' && damping >= 0 && damping !== Infinity)) {
+    throw new PhysicsInputError({ field: 'damping', problem: `must be a finite number >= 0 (per second), got ${String(damping)}`, source });
+  }
+  if (gravityScale !== undefined && !(typeof gravityScale === 'number' && Number.isFinite(gravityScale))) {
+    throw new PhysicsInputError({ field: 'gravityScale', problem: `must be a finite number, got ${String(gravityScale)}`, source });
   }
   if (!Object.prototype.hasOwnProperty.call(MODES, response)) {
     throw new PhysicsInputError({ field: 'response', problem: `must be 'stop', 'slide' or 'bounce', got ${JSON.stringify(response)}`, source });
@@ -244,6 +270,7 @@ export function setPosition(physics: Physics, eid: number, p: Vec3Like): void {
   checkBody(physics, eid, 'setPosition', 'Position', SPHERE | BOX);
   readVector(p, 3, tmp, POSITION, 'setPosition', eid);
   writeVec3(physics.components.Position, eid, tmp);
+  wakeIfAsleep(physics, eid);
   if ((internalsOf(physics).flags[eid] & BOX) !== 0) boxMoved(physics);
   else internalsOf(physics).queryDirty = true;
 }
@@ -255,6 +282,25 @@ export function setVelocity(physics: Physics, eid: number, v: Vec3Like): void {
   const { world, components: c } = physics;
   if ((internalsOf(physics).flags[eid] & MOVING) === 0) addComponent(world, eid, c.Velocity);
   writeVec3(c.Velocity, eid, tmp);
+  wakeIfAsleep(physics, eid);
+}
+
+/** Wakes `eid` when sleep is on and it sleeps (src/response/sleep.ts). */
+function wakeIfAsleep(physics: Physics, eid: number): void {
+  const sleep = internalsOf(physics).sleep;
+  if (sleep !== null) wake(sleep, eid);
+}
+
+/**
+ * Wakes a sleeping dynamic body (with the `sleep` option; see docs/response.md, "Sleep"): from the
+ * next tick it is moved by the physics again, and its time below the sleep speed starts from 0.
+ * Does nothing for an awake body or with sleep off; throws `PhysicsInputError` when `eid` is not a
+ * body of this instance. Writing its Position or Velocity through `setPosition`, `setVelocity` or
+ * bitecs `set()` wakes it too, and so does a non-zero Velocity written directly.
+ */
+export function wakeBody(physics: Physics, eid: number): void {
+  checkBody(physics, eid, 'wakeBody', 'eid', SPHERE | BOX);
+  wakeIfAsleep(physics, eid);
 }
 
 /** Sets a sphere's radius (length units, validated >= 0). Throws for a box. */

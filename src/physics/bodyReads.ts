@@ -128,6 +128,15 @@ export function validateBody(physics: Physics, eid: number, flags: number): void
     checkExtent(eid, 'Box.hz', b.hz);
     checkRotation(physics, eid);
   }
+  if (internalsOf(physics).hasMaterial[eid] !== 0) checkFriction(physics, eid);
+}
+
+/** Throws unless `Material.friction` of `eid` is a finite number >= 0. */
+export function checkFriction(physics: Physics, eid: number): void {
+  const mu = physics.components.Material.friction[eid];
+  if (!(mu >= 0 && mu !== Infinity)) {
+    throw new PhysicsInputError({ eid, field: 'Material.friction', problem: `must be a finite number >= 0 (the Coulomb coefficient), got ${mu}` });
+  }
 }
 
 /** Squared lengths outside [2^-600, 2^600] are normalised by the scaled path (no under/overflow). */

@@ -15,7 +15,9 @@ import { readVector, vectorField } from './readInput.js';
 import { BodyFlags, type Physics, type PhysicsOptions } from './physicsTypes.js';
 import { checkLive, INTERNAL, internalsOf, type PhysicsState } from './internal.js';
 import { createBroadphaseState } from '../step/broadphaseState.js';
+import { createSleepState, growSleepState, wake } from '../response/sleep.js';
 import { writeCharacterDefaults } from '../character/characterSettings.js';
+import { forgetPoses } from '../debug/interpolation.js';
 
 const { SPHERE, BOX, MOVING, SENSOR, FILTER, HAS_CONTACT, RESPONSE, CHARACTER } = BodyFlags;
 const GRAVITY = vectorField('options.gravity', ['options.gravity.x', 'options.gravity.y', 'options.gravity.z']);
@@ -36,6 +38,14 @@ function validateOptions(o: PhysicsOptions): void {
   checkOption('contactBudget', o.contactBudget, (v) => Number.isInteger(v) && v > 0, 'must be an integer > 0 (candidate contact pairs per tick)');
   checkOption('maxIterations', o.maxIterations, (v) => Number.isInteger(v) && v >= 1 && v <= 65535, 'must be an integer in 1..65535 (impacts per body per tick)');
   if (o.gravity !== undefined) readVector(o.gravity, 3, gravityIn, GRAVITY, 'createPhysics', -1);
+  if (o.sleep !== undefined) {
+    if (o.sleep === null || typeof o.sleep !== 'object') throw new PhysicsInputError({ field: 'options.sleep', problem: `must be an object {speed?, time?}, got ${String(o.sleep)}`, source: 'createPhysics' });
+    for (const k in o.sleep) {
+      if (k !== 'speed' && k !== 'time') throw new PhysicsInputError({ field: `options.sleep.${k}`, problem: 'is not an option of sleep (options: speed, time)', source: 'createPhysics' });
+    }
+    checkOption('sleep.speed', o.sleep.speed, (v) => Number.isFinite(v) && v >= 0, 'must be a finite number >= 0 (length units per second)');
+    checkOption('sleep.time', o.sleep.time, (v) => Number.isFinite(v) && v >= 0, 'must be a finite number >= 0 (seconds)');
+  }
   for (const key of ['position', 'velocity'] as const) {
     const s = o[key];
     if (s !== undefined && !(s && s.x && s.y && s.z)) {
@@ -127,6 +137,8 @@ export function ensureCapacity(physics: Physics, eid: number): void {
   internal.flags = growArray(internal.flags, cap);
   internal.purgeMark = growArray(internal.purgeMark, cap);
   growContactsState(internal.contacts, cap);
+  if (internal.sleep !== null) growSleepState(internal.sleep, cap);
+  internal.hasMaterial = growArray(internal.hasMaterial, cap);
   internal.capacity = cap;
 }
 
@@ -174,6 +186,8 @@ export function createPhysics(world: World, options: PhysicsOptions = {}): Physi
       maxIterations: options.maxIterations ?? 4,
       responseCount: 0,
       response: null,
+      sleep: options.sleep === undefined ? null : createSleepState(options.sleep.speed ?? 0.05, options.sleep.time ?? 0.5, capacity),
+      hasMaterial: new Uint8Array(capacity),
       characterCount: 0,
       character: null,
       interpolation: null,
@@ -209,6 +223,10 @@ function registerObservers(physics: Physics, own: PhysicsComponents): void {
     internal.flags[eid] = was & ~((flag & (SPHERE | BOX)) !== 0 ? flag | HAS_CONTACT : flag);
     if ((was & BOX) !== 0) internal.broadphase.staticDirty = true;
     internal.queryDirty = true;
+    // Render interpolation: a body that takes this id later must not start from this one's poses.
+    if ((flag & (SPHERE | BOX | MOVING)) !== 0 && internal.interpolation !== null) forgetPoses(internal.interpolation, eid);
+    // Sleep: a body that takes this id later (bitecs recycles ids) must not be born asleep.
+    if ((flag & (SPHERE | BOX | MOVING | RESPONSE)) !== 0 && internal.sleep !== null && eid < internal.sleep.asleep.length) wake(internal.sleep, eid);
     if ((flag & (SPHERE | BOX)) !== 0 && (was & flag) !== 0 && internal.purgeMark[eid] === 0) {
       internal.purgeMark[eid] = 1;
       idListPush(internal.purgeList, eid);
@@ -223,10 +241,21 @@ function registerObservers(physics: Physics, own: PhysicsComponents): void {
   on(onAdd(c.Response), (eid) => {
     if ((internal.flags[eid] & RESPONSE) === 0) internal.responseCount++;
     setFlag(RESPONSE)(eid);
+    // The defaults of the fields added since the first Response (a recycled id keeps no old values).
+    c.Response.damping[eid] = 0;
+    c.Response.gravityScale[eid] = 1;
   });
   on(onRemove(c.Response), (eid) => {
     if ((internal.flags[eid] & RESPONSE) !== 0) internal.responseCount--;
     clearFlag(RESPONSE)(eid);
+  });
+  on(onAdd(c.Material), (eid) => {
+    grow(eid);
+    internal.hasMaterial[eid] = 1;
+    c.Material.friction[eid] = 0;
+  });
+  on(onRemove(c.Material), (eid) => {
+    internal.hasMaterial[eid] = 0;
   });
   on(onAdd(c.Character), (eid) => {
     if ((internal.flags[eid] & CHARACTER) === 0) internal.characterCount++;

@@ -7,6 +7,7 @@
 import type { ContactsState } from '../contacts/contactsState.js';
 import { PhysicsInputError } from './errors.js';
 import type { ResponseState } from '../response/responseState.js';
+import type { SleepState } from '../response/sleep.js';
 import type { BroadphaseState } from '../step/broadphaseState.js';
 import type { PhysicsComponents } from '../../components/index.js';
 import type { IdList, Physics } from './physicsTypes.js';
@@ -54,6 +55,10 @@ export interface PhysicsInternal {
   responseCount: number;
   /** Buffers of the collision response (created at its first tick). */
   response: ResponseState | null;
+  /** Sleep of dynamic bodies (src/response/sleep.ts); null with the `sleep` option off. */
+  sleep: SleepState | null;
+  /** Per entity: 1 while it holds the Material component (its friction is read; otherwise μ = 0). */
+  hasMaterial: Uint8Array;
   /** Entities holding the Character component (the character stage runs only when > 0). */
   characterCount: number;
   /** Buffers of the character controller (src/character, created at its first tick). */

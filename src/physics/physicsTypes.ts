@@ -43,6 +43,13 @@ export interface PhysicsOptions {
    * its last impact for the rest of the tick (its leftover motion is dropped). Default 4.
    */
   maxIterations?: number;
+  /**
+   * Sleep of dynamic bodies (docs/response.md, "Sleep"): a dynamic sphere slower than `speed` (length
+   * units per second, default 0.05) at the end of every tick for `time` seconds (default 0.5) falls
+   * asleep (velocity 0, not moved, still an obstacle and in contact) until woken. Default: off (no
+   * body sleeps); `{}` turns it on with the defaults.
+   */
+  sleep?: { speed?: number; time?: number };
   /** A game's own Position store (x, y, z arrays indexed by entity id) to use instead of ours. */
   position?: Vec3Store;
   /** A game's own Velocity store to use instead of ours. */

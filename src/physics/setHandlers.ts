@@ -13,6 +13,8 @@
  *   `{hx?, hy?, hz?, qx?, qy?, qz?, qw?}` (the four q's together); fields left out keep their values
  *   (a new box: zero half extents, identity rotation).
  * - CollisionFilter: `{group?, mask?}` (32 bits each; a new filter: group 1, mask 0xffffffff).
+ * - Response: `{mode?, restitution?, mass?, damping?, gravityScale?}`.
+ * - Material: `{friction}`.
  *
  * Adding `set()` support to another component: write a {@link SetWriter} for it (read and check all
  * of the data first, then write; throw `PhysicsInputError` with source `set(Name)`) and add one line
@@ -30,6 +32,7 @@ import { ResponseMode, type PhysicsComponents } from '../../components/index.js'
 import { PhysicsInputError } from './errors.js';
 import { BodyFlags, type Physics } from './physicsTypes.js';
 import { internalsOf } from './internal.js';
+import { wake } from '../response/sleep.js';
 import { setCharacter } from '../character/addCharacter.js';
 import { describe, readBits, readRadius, readRotation, readVector, vectorField } from './readInput.js';
 
@@ -175,11 +178,14 @@ function writeVec3(physics: Physics, eid: number, data: unknown, moving: boolean
   store.x[eid] = vec[0];
   store.y[eid] = vec[1];
   store.z[eid] = vec[2];
+  const sleep = internalsOf(physics).sleep;
+  if (sleep !== null) wake(sleep, eid);
   if (!moving) shapeChanged(physics, (internalsOf(physics).flags[eid] & BodyFlags.BOX) !== 0);
 }
 
-const RESPONSE_KEYS = new Set(['mode', 'restitution', 'mass']);
-const RESPONSE_FORM = "{mode?, restitution?, mass?}";
+const RESPONSE_KEYS = new Set(['mode', 'restitution', 'mass', 'damping', 'gravityScale']);
+const RESPONSE_FORM = '{mode?, restitution?, mass?, damping?, gravityScale?}';
+const MATERIAL_KEYS = new Set(['friction']);
 const MODE_NAMES: Readonly<Record<string, number>> = { stop: ResponseMode.STOP, slide: ResponseMode.SLIDE, bounce: ResponseMode.BOUNCE };
 
 /** A mode given as 'stop' | 'slide' | 'bounce' or as a ResponseMode value. */
@@ -189,7 +195,10 @@ function readMode(v: unknown, eid: number): number {
   throw new PhysicsInputError({ eid, field: 'Response.mode', problem: `must be 'stop', 'slide', 'bounce' or a ResponseMode value, got ${describe(v)}`, source: 'set(Response)' });
 }
 
-/** Response: every given field checked (restitution in [0, 1], mass finite >= 0, 0 = by radius³), then written. */
+/**
+ * Response: every given field checked (restitution in [0, 1], mass finite >= 0, 0 = by radius³,
+ * damping finite >= 0, gravityScale finite), then written.
+ */
 function setResponse(physics: Physics, eid: number, data: unknown): void {
   const source = 'set(Response)';
   checkRecord(data, RESPONSE_KEYS, source, eid, RESPONSE_FORM);
@@ -197,10 +206,21 @@ function setResponse(physics: Physics, eid: number, data: unknown): void {
   const e = data.restitution === undefined ? -1 : readFlat(data.restitution, source, eid, 'Response.restitution', true);
   if (e > 1) throw new PhysicsInputError({ eid, field: 'Response.restitution', problem: `must be a number in [0, 1], got ${e}`, source });
   const mass = data.mass === undefined ? -1 : readFlat(data.mass, source, eid, 'Response.mass', true);
+  const damping = data.damping === undefined ? -1 : readFlat(data.damping, source, eid, 'Response.damping', true);
+  if (data.gravityScale !== undefined) readFlat(data.gravityScale, source, eid, 'Response.gravityScale', false);
   const R = physics.components.Response;
   if (mode >= 0) R.mode[eid] = mode;
   if (e >= 0) R.restitution[eid] = e;
   if (mass >= 0) R.mass[eid] = mass;
+  if (damping >= 0) R.damping[eid] = damping;
+  if (data.gravityScale !== undefined) R.gravityScale[eid] = data.gravityScale as number;
+}
+
+/** Material: `{friction}`, a finite number >= 0. */
+function setMaterial(physics: Physics, eid: number, data: unknown): void {
+  const source = 'set(Material)';
+  checkRecord(data, MATERIAL_KEYS, source, eid, '{friction}');
+  physics.components.Material.friction[eid] = readFlat(data.friction, source, eid, 'Material.friction', true);
 }
 
 const setPosition: SetWriter = (physics, eid, data) => writeVec3(physics, eid, data, false);
@@ -217,6 +237,7 @@ export const SET_WRITERS: { readonly [K in keyof PhysicsComponents]?: SetWriter 
   Box: setBox,
   CollisionFilter: setFilter,
   Response: setResponse,
+  Material: setMaterial,
   Character: setCharacter,
 };
 

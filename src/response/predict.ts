@@ -28,6 +28,7 @@ import { internalsOf } from '../physics/internal.js';
 import { BodyFlags, ContactFlags, type Physics } from '../physics/physicsTypes.js';
 import { heapPush } from './eventQueue.js';
 import { isRecorded, recordContact, RI_DEPTH, RI_NX, RI_PX, RI_TOI } from './contactRecords.js';
+import { isDynamic } from './isDynamic.js';
 import { addConstraint } from './solver.js';
 import { DYNAMIC, R_CASTS, reserveEvents, type ResponseState } from './responseState.js';
 import { capBody, listSuspect } from './suspects.js';
@@ -176,6 +177,21 @@ function pushOut(physics: Physics, s: ResponseState, a: number, x: number, flags
   return m[3] > 0;
 }
 
+/**
+ * Whether the gap toi × |motion| of the current cast (`s.shapes`: the distance to its first touch at the start of the tick) is within
+ * the rest skin: REST_SKIN × the radius, plus PUSH_EPS × the pose's scale (1 + |centre|₁ + radius),
+ * the rounding of coordinates far from the origin. A pair that close at the start of the tick is
+ * touching: it is a contact of the tick and a resting contact of the start-of-tick solve.
+ */
+function withinSkin(s: ResponseState): boolean {
+  // Reads the cast's toi from the scratch, not as an argument (a double argument is boxed: docs/internals.md).
+  const { sphere, motion, cast } = s.shapes;
+  const u = cast.toi;
+  const c = sphere.center, r = sphere.radius;
+  const skin = REST_SKIN * r + PUSH_EPS * (1 + Math.abs(c.x) + Math.abs(c.y) + Math.abs(c.z) + r);
+  return u * u * (motion.x * motion.x + motion.y * motion.y + motion.z * motion.z) <= skin * skin;
+}
+
 /** Records a touch of `a` and `x` at the current time from `cast` (toi 0). */
 function recordTouch(s: ResponseState, a: number, x: number, xSphere: boolean, flags: number): void {
   const cast = s.shapes.cast;
@@ -215,7 +231,8 @@ function castPartner(physics: Physics, s: ResponseState, a: number, x: number): 
   if (!hit) return false;
   const u = cast.toi;
   if (u === 0) {
-    if (now === 0 && s.pushing !== PUSH_NONE && s.state[x] === 0 && sensor === 0 && pushOut(physics, s, a, x, sensor)) return true;
+    // Not out of a sleeping dynamic sphere (response/sleep.ts): dynamic pairs are never pushed apart.
+    if (now === 0 && s.pushing !== PUSH_NONE && s.state[x] === 0 && !isDynamic(flags[x]) && sensor === 0 && pushOut(physics, s, a, x, sensor)) return true;
     const n = cast.normal;
     const vn = rx * n.x + ry * n.y + rz * n.z;
     if (now === 0 && s.collect === 1 && sensor === 0 && (s.state[x] !== DYNAMIC || a < x)) {
@@ -229,12 +246,14 @@ function castPartner(physics: Physics, s: ResponseState, a: number, x: number): 
       return false;
     }
   }
-  if (u > 0 && now === 0 && s.collect === 1 && sensor === 0 && (s.state[x] !== DYNAMIC || a < x) && u * u * (motion.x * motion.x + motion.y * motion.y + motion.z * motion.z) <= REST_SKIN * REST_SKIN * sphereA.radius * sphereA.radius) {
-    // Within the rest skin at the start of the tick: a resting contact for the solve as well.
+  if (u > 0 && now === 0 && s.collect === 1 && sensor === 0 && (s.state[x] !== DYNAMIC || a < x) && withinSkin(s)) {
+    // Within the rest skin at the start of the tick: a resting contact for the solve as well, and
+    // touching (a contact of this tick whatever the solve then does to the velocity).
     touchN[0] = cast.normal.x;
     touchN[1] = cast.normal.y;
     touchN[2] = cast.normal.z;
     addConstraint(s, a, x, touchN);
+    recordTouch(s, a, x, xSphere, 0);
   }
   const te = u === 0 ? now : now + u * (1 - now);
   const best = s.best;

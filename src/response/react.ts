@@ -14,6 +14,7 @@
  */
 import { ResponseMode } from '../../components/index.js';
 import type { Physics } from '../physics/physicsTypes.js';
+import { frictionImpact, frictionPair, pairFriction } from './friction.js';
 import { PLANE_SLOTS, type ResponseState } from './responseState.js';
 
 /** Writes the restitution of `eid`, clamped to [0, 1], to `out[k]`. */
@@ -115,6 +116,11 @@ export function reactObstacle(physics: Physics, s: ResponseState, a: number, e: 
     u[1] -= k * ny;
     u[2] -= k * nz;
   }
+  pairFriction(physics, a, s.evB[e], s.pair, 5);
+  if (s.pair[5] > 0) {
+    s.pair[6] = -s.pair[5] * (1 + e1) * un;
+    frictionImpact(u, n, o, s.pair, 6);
+  }
   v.x[a] = w[0] + u[0];
   v.y[a] = w[1] + u[1];
   v.z[a] = w[2] + u[2];
@@ -147,4 +153,9 @@ export function reactPair(physics: Physics, s: ResponseState, a: number, b: numb
   v.x[b] -= jb * nx;
   v.y[b] -= jb * ny;
   v.z[b] -= jb * nz;
+  pairFriction(physics, a, b, pair, 5);
+  if (pair[5] > 0) {
+    pair[4] = j;
+    frictionPair(physics, a, b, s.evN, o, pair);
+  }
 }

@@ -20,6 +20,7 @@ import { BodyFlags, ContactFlags, type Physics } from '../physics/physicsTypes.j
 import { heapPop } from './eventQueue.js';
 import { isDynamic } from './isDynamic.js';
 import { predict, predictionCap } from './predict.js';
+import { holdSleeperContacts, recordHeld, updateSleep, wake as wakeSleeper, wakeByInput } from './sleep.js';
 import { solveContacts } from './solver.js';
 import { reactObstacle, reactPair } from './react.js';
 import { clearRecords, mergeRecords, recordContact, RI_DEPTH, RI_NX, RI_PX, RI_TOI } from './contactRecords.js';
@@ -142,6 +143,32 @@ function recordEvent(physics: Physics, s: ResponseState, e: number, a: number, x
   recordContact(s, a, x, (internalsOf(physics).flags[x] & SPHERE) !== 0, flags);
 }
 
+/**
+ * Wakes sleeper `x` when `a` hits it (event `e`) approaching faster than the sleep speed and the rest
+ * speed: from now on it is a dynamic body of this tick (at the current time, where it sleeps).
+ */
+function wakeHit(physics: Physics, s: ResponseState, e: number, a: number, x: number): void {
+  const sleep = internalsOf(physics).sleep!;
+  if (sleep.asleep[x] === 0) return;
+  const v = physics.components.Velocity;
+  const o = 3 * e;
+  const un = v.x[a] * s.evN[o] + v.y[a] * s.evN[o + 1] + v.z[a] * s.evN[o + 2];
+  if (!(-un >= sleep.speed && -un >= s.rest[0])) return;
+  wakeSleeper(sleep, x);
+  s.state[x] = DYNAMIC;
+  s.time[x] = s.clock[0];
+  s.iterations[x] = 0;
+  s.predictions[x] = 0;
+  s.planeCount[x] = 0;
+  s.version[x]++;
+  const p = physics.components.Position;
+  s.start[3 * x] = p.x[x];
+  s.start[3 * x + 1] = p.y[x];
+  s.start[3 * x + 2] = p.z[x];
+  s.reach[x] = 0;
+  s.bodies[s.bodyCount++] = x;
+}
+
 /** Processes event `e`. */
 function processEvent(physics: Physics, s: ResponseState, e: number): void {
   const a = s.evA[e];
@@ -161,9 +188,11 @@ function processEvent(physics: Physics, s: ResponseState, e: number): void {
     return;
   }
   recordEvent(physics, s, e, a, x, 0);
-  if (xState !== 0) {
+  if (xState === 0 && internalsOf(physics).sleep !== null) wakeHit(physics, s, e, a, x);
+  const xNow = s.state[x];
+  if (xNow !== 0) {
     advance(physics, s, x);
-    reactPair(physics, s, a, x, e, xState === CAPPED);
+    reactPair(physics, s, a, x, e, xNow === CAPPED);
     changed(physics, s, a);
     changed(physics, s, x);
     return;
@@ -187,11 +216,12 @@ function collectBodies(physics: Physics, s: ResponseState): void {
   s.suspectCount = 0;
   s.wakeCount = 0;
   responseReserveBodies(s, maxEid);
+  const asleep = internal.sleep === null ? null : internal.sleep.asleep;
   const { Position: p, Velocity: v } = physics.components;
   const dt = physics.dt;
   let n = 0;
   for (let eid = 1; eid <= maxEid; eid++) {
-    if (!isDynamic(flags[eid])) continue;
+    if (!isDynamic(flags[eid]) || (asleep !== null && asleep[eid] === 1)) continue;
     s.bodies[n++] = eid;
     s.state[eid] = DYNAMIC;
     s.time[eid] = 0;
@@ -218,6 +248,8 @@ export function respond(physics: Physics): void {
   const s = responseOf(physics);
   s.staticGrid = internal.broadphase.staticGrid;
   s.dynamicGrid = internal.broadphase.dynamicGrid;
+  const sleep = internal.sleep;
+  if (sleep !== null) wakeByInput(physics, sleep);
   const g = internal.gravity;
   s.rest[0] = 2 * Math.sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]) * physics.dt;
   s.predictCap = predictionCap(physics);
@@ -254,6 +286,11 @@ export function respond(physics: Physics): void {
     checkReach(physics, s, a);
   }
   project(physics, s);
+  if (sleep !== null) {
+    recordHeld(physics, sleep, s);
+    updateSleep(physics, sleep);
+  }
   mergeRecords(s, physics.contacts);
+  if (sleep !== null) holdSleeperContacts(physics, sleep);
 }
 

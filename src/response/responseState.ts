@@ -158,14 +158,22 @@ export interface ResponseState {
   obstacleV: Float64Array;
   /** The relative velocity being reacted (react.ts). */
   relV: Float64Array;
-  /** Restitutions and inverse masses of the current pair (react.ts, solver.ts). */
+  /**
+   * Restitutions and inverse masses of the current pair (react.ts, solver.ts), then its normal
+   * impulse, friction coefficient and friction limit (friction.ts).
+   */
   pair: Float64Array;
   /** Solver: the largest approach speed of the contacts, the largest velocity change of the last pass. */
   solverScale: Float64Array;
 }
 
-/** Constraint float slots (CON_SLOTS per contact): nx ny nz, accumulated impulse, target normal speed, inverse mass sum. */
-export const CON_SLOTS = 6;
+/**
+ * Constraint float slots (CON_SLOTS per contact): nx ny nz, accumulated impulse, target normal speed,
+ * inverse mass sum, then the accumulated friction impulse (3) and the friction coefficient (friction.ts).
+ */
+export const CON_SLOTS = 10;
+/** Constraint slots: accumulated normal impulse, inverse mass sum, accumulated friction impulse (3), friction coefficient. */
+export const CON_ACC = 3, CON_INV = 5, CON_TX = 6, CON_MU = 9;
 
 /** Record float slots (REC_SLOTS per record): nx ny nz depth px py pz toi. */
 export const REC_SLOTS = 8;
@@ -263,7 +271,7 @@ export function createResponseState(capacity: number): ResponseState {
     recIn: new Float64Array(REC_SLOTS),
     obstacleV: new Float64Array(3),
     relV: new Float64Array(3),
-    pair: new Float64Array(4),
+    pair: new Float64Array(8),
     solverScale: new Float64Array(2),
   };
 }

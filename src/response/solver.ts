@@ -13,8 +13,9 @@
 import { ResponseMode } from '../../components/index.js';
 import { internalsOf } from '../physics/internal.js';
 import { BodyFlags, type Physics } from '../physics/physicsTypes.js';
+import { frictionContact, pairFriction } from './friction.js';
 import { inverseMass, restitutionOf } from './react.js';
-import { CON_SLOTS, DYNAMIC, reserveConstraint, type ResponseState } from './responseState.js';
+import { CON_MU, CON_SLOTS, CON_TX, DYNAMIC, reserveConstraint, type ResponseState } from './responseState.js';
 
 /** Most passes over the contacts per tick. */
 export const SOLVER_SWEEPS = 128;
@@ -76,6 +77,8 @@ function prepare(physics: Physics, s: ResponseState): void {
     s.conF[o + 3] = 0;
     s.conF[o + 4] = vn < -rest ? -e * vn : 0;
     s.conF[o + 5] = pair[2] + pair[3];
+    s.conF[o + CON_TX] = s.conF[o + CON_TX + 1] = s.conF[o + CON_TX + 2] = 0;
+    pairFriction(physics, a, x, s.conF, o + CON_MU);
   }
 }
 
@@ -98,6 +101,7 @@ function gaussSeidelPass(physics: Physics, s: ResponseState, backward: boolean):
     let next = acc + (s.conF[o + 4] - vn) / s.conF[o + 5];
     if (next < 0) next = 0;
     const d = next - acc;
+    if (s.conF[o + CON_MU] > 0) solveFriction(physics, s, c);
     if (d === 0) continue;
     s.conF[o + 3] = next;
     inverseMass(physics, a, pair, 2);
@@ -116,6 +120,20 @@ function gaussSeidelPass(physics: Physics, s: ResponseState, backward: boolean):
     v.z[x] -= d * ix * nz;
     s.solved[x] = 1;
   }
+}
+
+/**
+ * The friction update of contact `c` (friction.ts), before its normal update in the same pass, with
+ * the accumulated normal impulse of the passes before (Box2D's order: friction first). It changes
+ * only the tangential velocity, so the normal update computed before it stays valid.
+ */
+function solveFriction(physics: Physics, s: ResponseState, c: number): void {
+  const w = s.obstacleV;
+  const pair = s.pair;
+  inverseMass(physics, s.conA[c], pair, 2);
+  pair[3] = 0;
+  if (s.state[s.conB[c]] === DYNAMIC) inverseMass(physics, s.conB[c], pair, 3);
+  frictionContact(physics, s, c, w, S_CHANGE);
 }
 
 /** Solves the start-of-tick contacts; returns whether some velocity changed (`s.solved` marks which). */

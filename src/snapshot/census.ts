@@ -5,7 +5,7 @@
  * snapshot options.
  *
  * The checksum is the two lanes of `math/hashMixer` (seeds `SUM_SEED1`, `SUM_SEED2`) over each
- * body's entity id, then its kind flags (sphere / box / moving / sensor / filtered / Response / Character), in ascending id.
+ * body's entity id, then its kind flags (sphere / box / moving / sensor / filtered / Response / Character, and Material), in ascending id.
  * @module
  */
 import { LANE1, LANE2, mixLane1, mixLane2 } from '../math/hashMixer.js';
@@ -28,8 +28,11 @@ export function isStaticBox(f: number): boolean {
   return (f & BOX) !== 0 && (f & (MOVING | SPHERE)) === 0;
 }
 
-/** float64 words of the record of a body with flags `f` under option bits `bits` (0 when left out). */
-function bodyWords(f: number, bits: number): number {
+/**
+ * float64 words of the record of a body with flags `f` (and `material` 1 when it holds Material)
+ * under option bits `bits` (0 when left out).
+ */
+function bodyWords(f: number, material: number, bits: number): number {
   const stat = isStaticBox(f);
   if (stat && (bits & NO_STATIC) !== 0) return 0;
   let n = 3;
@@ -38,8 +41,9 @@ function bodyWords(f: number, bits: number): number {
     if ((f & SPHERE) !== 0) n += 1;
     if ((f & BOX) !== 0) n += 7;
   }
-  if ((f & BodyFlags.RESPONSE) !== 0) n += 3;
+  if ((f & BodyFlags.RESPONSE) !== 0) n += 7;
   if ((f & BodyFlags.CHARACTER) !== 0) n += CHARACTER_F64;
+  if (material !== 0) n += 1;
   return n;
 }
 
@@ -61,17 +65,17 @@ export function createCensus(): Int32Array {
  * read them as uint32 with `>>> 0`), the float64 words of the records and the records with a filter.
  */
 export function takeCensus(physics: Physics, bits: number, census: Int32Array): void {
-  const { flags, maxEid } = internalsOf(physics);
+  const { flags, maxEid, hasMaterial } = internalsOf(physics);
   census[LANE1] = SUM_SEED1;
   census[LANE2] = SUM_SEED2;
   census[CENSUS_BODIES] = 0;
   census[CENSUS_BODY_F64] = 0;
   census[CENSUS_FILTERS] = 0;
-  for (let from = 1; from <= maxEid; from += LOOP_CHUNK) censusChunk(flags, from, Math.min(maxEid, from + LOOP_CHUNK - 1), bits, census);
+  for (let from = 1; from <= maxEid; from += LOOP_CHUNK) censusChunk(flags, hasMaterial, from, Math.min(maxEid, from + LOOP_CHUNK - 1), bits, census);
 }
 
 /** The census of entity ids `from..to`, added to `census` (lanes and counts in locals meanwhile). */
-function censusChunk(flags: Uint8Array, from: number, to: number, bits: number, census: Int32Array): void {
+function censusChunk(flags: Uint8Array, hasMaterial: Uint8Array, from: number, to: number, bits: number, census: Int32Array): void {
   let h1 = census[LANE1];
   let h2 = census[LANE2];
   let bodies = census[CENSUS_BODIES];
@@ -83,9 +87,11 @@ function censusChunk(flags: Uint8Array, from: number, to: number, bits: number, 
     bodies++;
     h1 = mixLane1(h1, eid);
     h2 = mixLane2(h2, h1, eid);
-    h1 = mixLane1(h1, f & KIND);
-    h2 = mixLane2(h2, h1, f & KIND);
-    const n = bodyWords(f, bits);
+    // The kind: the flags, and Material as bit 8 (the flags byte is full).
+    const kind = (f & KIND) | (hasMaterial[eid] << 8);
+    h1 = mixLane1(h1, kind);
+    h2 = mixLane2(h2, h1, kind);
+    const n = bodyWords(f, hasMaterial[eid], bits);
     words += n;
     if (n !== 0 && (f & FILTER) !== 0) filters++;
   }

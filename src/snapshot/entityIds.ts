@@ -13,7 +13,7 @@
  *   in the saved world (recycled ones first, then new ones).
  * - **Bodies** (`bodyManifestSize` / `saveBodyManifest` / `restoreBodyManifest`): in ascending
  *   entity id, each body's id and kind (sphere or box, and whether it has Velocity, Sensor,
- *   CollisionFilter, Response). 8 bytes + 4 per body. Restoring adds those components to the
+ *   CollisionFilter, Response, Material). 8 bytes + 4 per body. Restoring adds those components to the
  *   (existing) entities with zero data; `restoreSnapshot` then writes the data (the Response mode,
  *   restitution and mass travel in the snapshot's body records, format version 2, like every other
  *   body value: the manifest only says which components a body has).
@@ -22,6 +22,8 @@
  * written since the collision response) has the Response bit; version 1 ("BCB1") had none and is
  * still read (its bodies have no Response: a version-1 manifest of a world with dynamic spheres
  * came from a writer that dropped them, and the snapshot's body-set check then rejects the join).
+ * Version 3 ("BCB3") adds the Character bit, version 4 ("BCB4", since friction) the Material bit;
+ * versions 1 to 3 are still read (no Material).
  * Any other version is rejected with an `EntityManifestError` naming it.
  *
  * A join is: `createWorld()`, `restoreEntityIds`, `createPhysics` (same options as the server),
@@ -48,7 +50,7 @@ export class EntityManifestError extends Error {
 const IDS_MAGIC = 0x31454342; // "BCE1" little-endian
 /** "BCB" plus the version digit in the top byte ("BCB2" little-endian is 0x32424342). */
 const BODIES_TAG = 0x424342;
-const BODIES_VERSION = 3;
+const BODIES_VERSION = 4;
 const BODIES_MAGIC = BODIES_TAG | ((0x30 + BODIES_VERSION) << 24);
 const IDS_HEADER = 16;
 const BODIES_HEADER = 8;
@@ -62,10 +64,13 @@ const K_FILTER = 16;
 const K_RESPONSE = 32;
 /** Since version 3. */
 const K_CHARACTER = 64;
-/** Every kind bit a manifest of version 1 / 2 / 3 may hold. */
+/** Since version 4. */
+const K_MATERIAL = 128;
+/** Every kind bit a manifest of version 1 / 2 / 3 / 4 may hold. */
 const KINDS_V1 = 31;
 const KINDS_V2 = 63;
 const KINDS_V3 = 127;
+const KINDS_V4 = 255;
 const ID_BITS = 24;
 const ID_MASK = (1 << ID_BITS) - 1;
 
@@ -175,6 +180,7 @@ function kindOf(physics: Physics, eid: number): number {
   if (hasComponent(world, eid, c.CollisionFilter)) k |= K_FILTER;
   if (hasComponent(world, eid, c.Response)) k |= K_RESPONSE;
   if (hasComponent(world, eid, c.Character)) k |= K_CHARACTER;
+  if (hasComponent(world, eid, c.Material)) k |= K_MATERIAL;
   return k;
 }
 
@@ -192,7 +198,7 @@ export function bodyManifestSize(physics: Physics): number {
 
 /**
  * Writes every body's entity id and kind (sphere / box; Velocity, Sensor, CollisionFilter, Response,
- * Character presence), in ascending id, into `buffer` at byte `offset` (default 0), as a version-3 manifest;
+ * Character, Material presence), in ascending id, into `buffer` at byte `offset` (default 0), as a version-4 manifest;
  * returns the bytes written (`bodyManifestSize(physics)`). Entity ids must be below 2^24.
  */
 export function saveBodyManifest(physics: Physics, buffer: ArrayBuffer | Uint8Array, offset = 0): number {
@@ -224,7 +230,8 @@ function kindsOfVersion(tag: number, offset: number, source: string): number {
   const version = (tag >>> 24) - 0x30;
   if (version === 1) return KINDS_V1;
   if (version === 2) return KINDS_V2;
-  if (version === BODIES_VERSION) return KINDS_V3;
+  if (version === 3) return KINDS_V3;
+  if (version === BODIES_VERSION) return KINDS_V4;
   throw new EntityManifestError(source, `body manifest version ${version >= 0 && version <= 9 ? version : `tag 0x${(tag >>> 0).toString(16)}`} is not supported (this version reads 1 to ${BODIES_VERSION})`);
 }
 
@@ -236,7 +243,7 @@ function kindsOfVersion(tag: number, offset: number, source: string): number {
  * with zero data (identity rotation) for `restoreSnapshot` to overwrite. Also grows the physics
  * arrays to the world's highest entity id: a snapshot taken right after a body was removed names
  * that body (its `ended` pairs and removed-body records), and its id may be above every body left.
- * Reads manifests of version 1, 2 and 3. Returns the bytes read. Throws `EntityManifestError` before changing anything when the
+ * Reads manifests of versions 1 to 4. Returns the bytes read. Throws `EntityManifestError` before changing anything when the
  * manifest is corrupt or of another version, or an entity is missing or already a body.
  */
 export function restoreBodyManifest(physics: Physics, buffer: ArrayBuffer | Uint8Array, offset = 0): number {
@@ -275,6 +282,7 @@ export function restoreBodyManifest(physics: Physics, buffer: ArrayBuffer | Uint
     if ((k & K_BOX) !== 0) addComponent(world, eid, c.Box);
     if ((k & K_RESPONSE) !== 0) addComponent(world, eid, c.Response);
     if ((k & K_CHARACTER) !== 0) addComponent(world, eid, c.Character);
+    if ((k & K_MATERIAL) !== 0) addComponent(world, eid, c.Material);
   }
   return bytes;
 }

@@ -11,12 +11,13 @@
  *   the broadphase cell size;
  * - per body, in ascending entity id: Position (3 float64), Velocity when it has the Velocity
  *   component (3 float64), shape data (Sphere.radius: 1 float64; Box half extents and rotation:
- *   7 float64) unless left out by `options.shapes`, Response mode, restitution and mass (3 float64)
- *   when it has the Response component (collision response, format version 2), the Character
+ *   7 float64) unless left out by `options.shapes`, Response mode, restitution, mass, damping,
+ *   gravity scale and the sleep state (seconds slow, asleep) (7 float64) when it has the Response
+ *   component (collision response, format version 2; the last four since version 4), the Character
  *   settings and outputs (13 float64: maxSlope, stepHeight, snapDistance, up x y z, gravityScale,
  *   mass, grounded, groundEid, ground normal x y z) when it has the Character component (format
- *   version 3), and CollisionFilter
- *   group and mask (2 uint32) when it has that component;
+ *   version 3), Material friction (1 float64) when it has the Material component (version 4), and
+ *   CollisionFilter group and mask (2 uint32) when it has that component;
  * - the world contact list of the last tick (`physics.contacts`: 8 float64, 2 uint32 and a flags byte
  *   each, 73 bytes) and the last tick's `ended` pairs with their flags (2 uint32 and a flags byte,
  *   9 bytes each); `began` is rebuilt from the contact flags, and the previous-tick pairs that decide
@@ -33,8 +34,8 @@
  * Bytes per body (no CollisionFilter; add 8 with one): moving sphere 56, sphere without Velocity
  * 32, moving box 104, static box 80 with the default `shapes: 'all'`; with `shapes: 'dynamic'` a
  * static box takes 24 (position only); with `shapes: 'none'` moving spheres and boxes take 48, static
- * ones 24; with `staticBoxes: false` static boxes take 0. A dynamic sphere (with Response) takes 24
- * more: 80 with shapes; a character 104 more: 160 with shapes.
+ * ones 24; with `staticBoxes: false` static boxes take 0. A dynamic sphere (with Response) takes 56
+ * more: 112 with shapes; a character 104 more: 160 with shapes; a body with Material 8 more.
  *
  * The response's per-tick state (local times, event queue, records) is rebuilt within each tick
  * from these: nothing of it outlives a tick, so the Response data is all a snapshot needs for it.
@@ -52,8 +53,9 @@
  * stay 8-aligned; `layoutSections` computes the offsets from the counts in the header):
  * - header, 80 bytes: uint32 words `H_*` 0..15 (7 zero), float64 words `F_TICK`, `F_CELL`;
  * - body records, float64: position x y z; velocity x y z (moving bodies); radius (spheres) or
- *   hx hy hz qx qy qz qw (boxes) when shapes are included; mode restitution mass (bodies with
- *   Response); the 13 Character words (characters); nothing for left-out static boxes;
+ *   hx hy hz qx qy qz qw (boxes) when shapes are included; mode restitution mass damping
+ *   gravityScale slow asleep (bodies with Response); the 13 Character words (characters); friction
+ *   (bodies with Material); nothing for left-out static boxes;
  * - contact floats, 8 float64 per contact: nx ny nz depth px py pz toi;
  * - explicit Contact data, 9 float64 per such touching entity: other nx ny nz depth toi px py pz;
  * - filters, 2 uint32 per stored body with a CollisionFilter: group mask;
@@ -96,9 +98,12 @@ export const MAGIC = 0x31534342;
 /**
  * Format version, in the top byte of header word `H_VERSION_OPTIONS` (bits 8..23 zero). Version 2:
  * the snapshot checksum, ended flags, no previous-pair section, Response data per body. Version 3:
- * Character data per character (`CHARACTER_F64` float64 words).
+ * Character data per character (`CHARACTER_F64` float64 words). Version 4: Response damping, gravity
+ * scale and sleep state, Material friction. Other versions are rejected with a `SnapshotMismatchError`
+ * naming `header.version` (a snapshot is state to resume from, taken and restored by the same build;
+ * re-save it with this version).
  */
-export const VERSION = 3;
+export const VERSION = 4;
 /**
  * float64 words of a character's Character data: maxSlope, stepHeight, snapDistance, up x y z,
  * gravityScale, mass, grounded, groundEid, ground normal x y z.

@@ -24,6 +24,7 @@ import {
 } from './format.js';
 import { copyBodyRecords, copyContactData, copyContactRecords, FROM_SNAPSHOT } from './walkRecords.js';
 import { internalsOf, setTick } from '../physics/internal.js';
+import { restoreSleep } from '../response/sleep.js';
 
 export { SnapshotMismatchError };
 
@@ -76,6 +77,8 @@ export function restoreSnapshot(physics: Physics, buffer: ArrayBuffer | Uint8Arr
   readTickAndCell(physics);
   readContacts(physics);
   readTouching(physics);
+  const sleep = internalsOf(physics).sleep;
+  if (sleep !== null) restoreSleep(physics, sleep);
   return saved.total;
 }
 

@@ -3,8 +3,11 @@
  * Covers the tick counter; in ascending entity id: the body kind flags, position, velocity (moving
  * bodies), radius or half extents and rotation, collision group and mask (bodies with a
  * CollisionFilter), response mode, restitution and mass (bodies with Response, so that a replica
- * that lost or changed a Response shows at once), the Character settings and outputs (characters:
- * maxSlope, stepHeight, snapDistance, up, gravityScale, mass, grounded, ground, ground normal); then every contact of the last tick (pair,
+ * that lost or changed a Response shows at once), and its damping and gravity scale when not the
+ * defaults (0 and 1: a world that never sets them hashes as before they existed), the Character
+ * settings and outputs (characters: maxSlope, stepHeight, snapDistance, up, gravityScale, mass,
+ * grounded, ground, ground normal), friction (bodies with Material), the sleep state (asleep,
+ * seconds below the sleep speed) when not zero; then every contact of the last tick (pair,
  * normal, depth, point, toi, flags, which also reflect the previous tick's pairs through
  * BEGAN/PERSISTING). Values are hashed by their exact float64 bit patterns, so equal hashes mean
  * bit-identical state (up to hash collisions). Deterministic across runs, machines and JS engines: every word goes
@@ -97,8 +100,8 @@ function mixF(): void {
  * `hashPhysicsState`) and `out[offset + 1]` (the last 8). Allocates nothing.
  */
 export function hashPhysicsStateWords(physics: Physics, out: Uint32Array, offset = 0): void {
-  const { flags, maxEid } = internalsOf(physics);
-  const { Position: p, Velocity: v, Sphere: s, Box: b, CollisionFilter: filter, Response: response, Character: character } = physics.components;
+  const { flags, maxEid, sleep, hasMaterial } = internalsOf(physics);
+  const { Position: p, Velocity: v, Sphere: s, Box: b, CollisionFilter: filter, Response: response, Character: character, Material: material } = physics.components;
   lanes[0] = 0x12345678;
   lanes[1] = 0x9abcdef0;
   mixI(physics.tick | 0);
@@ -117,6 +120,19 @@ export function hashPhysicsStateWords(physics: Physics, out: Uint32Array, offset
       mixI(response.mode[eid]);
       mixAt(response.restitution, eid);
       mixAt(response.mass, eid);
+      if (response.damping[eid] !== 0 || response.gravityScale[eid] !== 1) {
+        mixI(1);
+        mixAt(response.damping, eid);
+        mixAt(response.gravityScale, eid);
+      }
+    }
+    if (hasMaterial[eid] !== 0) {
+      mixI(4);
+      mixAt(material.friction, eid);
+    }
+    if (sleep !== null && (sleep.asleep[eid] !== 0 || sleep.slow[eid] !== 0)) {
+      mixI(2 + sleep.asleep[eid]);
+      mixAt(sleep.slow, eid);
     }
     if ((f & CHARACTER) !== 0) mixCharacter(character, eid);
     if ((f & SPHERE) !== 0) {

@@ -100,8 +100,9 @@ function characterRecord(physics: Physics, eid: number, f64: Float64Array, j: nu
 /**
  * Walks the body records in ascending entity id (option bits `bits`): position; velocity when
  * moving; radius or half extents and rotation unless shapes are left out; Response mode,
- * restitution and mass (float64) with the Response component; the Character data (float64) with
- * the Character component; filter group and mask in
+ * restitution, mass, damping, gravity scale, and the sleep state (seconds slow, asleep 0 or 1; 0 0
+ * with sleep off, and not read then) (float64) with the Response component; the Character data
+ * (float64) with the Character component; friction with the Material component; filter group and mask in
  * the filter section. The census of `bits` must match the layout's body counts.
  */
 export function copyBodyRecords(physics: Physics, c: SnapshotCursor, l: SnapshotLayout, bits: number, dir: number): void {
@@ -113,10 +114,11 @@ export function copyBodyRecords(physics: Physics, c: SnapshotCursor, l: Snapshot
 
 /** The body records of entity ids `from..to`, from the walk position `c.nextF64`, `c.nextU32`. */
 function bodyChunk(physics: Physics, flags: Uint8Array, from: number, to: number, c: SnapshotCursor, bits: number, dir: number): void {
-  const { Position: p, Velocity: v, Sphere: s, Box: b, CollisionFilter: cf, Response: r } = physics.components;
+  const { Position: p, Velocity: v, Sphere: s, Box: b, CollisionFilter: cf, Response: r, Material: m } = physics.components;
   const noShapes = (bits & SHAPES_NONE) !== 0;
   const dynShapes = (bits & SHAPES_DYNAMIC) !== 0;
   const noStatic = (bits & NO_STATIC) !== 0;
+  const { sleep, hasMaterial } = internalsOf(physics);
   const { f64, u32 } = c;
   let j = c.nextF64;
   let k = c.nextU32;
@@ -141,12 +143,19 @@ function bodyChunk(physics: Physics, flags: Uint8Array, from: number, to: number
     }
     if ((f & RESPONSE) !== 0) {
       f64x3(r.mode, r.restitution, r.mass, eid, f64, j, dir);
-      j += 3;
+      f64x1(r.damping, eid, f64, j + 3, dir);
+      f64x1(r.gravityScale, eid, f64, j + 4, dir);
+      if (sleep !== null) {
+        f64x1(sleep.slow, eid, f64, j + 5, dir);
+        f64x1(sleep.asleep, eid, f64, j + 6, dir);
+      } else if (dir === TO_SNAPSHOT) f64[j + 5] = f64[j + 6] = 0;
+      j += 7;
     }
     if ((f & CHARACTER) !== 0) {
       characterRecord(physics, eid, f64, j, dir);
       j += CHARACTER_F64;
     }
+    if (hasMaterial[eid] !== 0) f64x1(m.friction, eid, f64, j++, dir);
     if ((f & FILTER) !== 0) {
       u32x2(cf.group, cf.mask, eid, u32, k, dir);
       k += 2;

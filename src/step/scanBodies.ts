@@ -13,6 +13,7 @@
  *   velocity after gravity, (v + g·dt)·dt, the motion the broadphase will sweep);
  * - moving boxes: every field (`validateBody`) and their motion;
  * - dynamic bodies (spheres with Response): `Response.mode`, `restitution`, `mass`;
+ * - characters: their Character settings (`checkCharacters`: the ranges of `set(Character, …)`, a unit `up`);
  * - static boxes: every one of them when they will be re-bucketed this tick (`staticDirty`, set by
  *   the stage before this one when a static box was written): an unchanged static box was checked
  *   when it was bucketed;
@@ -23,8 +24,9 @@
  * @module
  */
 import { ResponseMode } from '../../components/index.js';
+import { checkCharacters } from '../character/characterSettings.js';
 import { sizeStatsAdd, sizeStatsAddFast, sizeStatsClear } from '../grid/policy.js';
-import { BOUNDS_PAD, boxBounds, checkGravityStep, validateBody } from '../physics/bodyReads.js';
+import { BOUNDS_PAD, boxBounds, checkFriction, checkGravityStep, validateBody } from '../physics/bodyReads.js';
 import { PhysicsInputError } from '../physics/errors.js';
 import { internalsOf } from '../physics/internal.js';
 import { BodyFlags, type Physics } from '../physics/physicsTypes.js';
@@ -60,6 +62,9 @@ function responseError(physics: Physics, eid: number): void {
   if (mode > BOUNCE) badResponse(eid, 'mode', mode, 'must be ResponseMode.STOP, SLIDE or BOUNCE (0, 1, 2)');
   if (!(e >= 0 && e <= 1)) badResponse(eid, 'restitution', e, 'must be a number in [0, 1]');
   if (!(m >= 0 && m !== Infinity)) badResponse(eid, 'mass', m, 'must be a finite number >= 0 (0: proportional to radius³)');
+  const c = r.damping[eid], gs = r.gravityScale[eid];
+  if (!(c >= 0 && c !== Infinity)) badResponse(eid, 'damping', c, 'must be a finite number >= 0 (per second)');
+  if (!(gs - gs === 0)) badResponse(eid, 'gravityScale', gs, 'must be a finite number (1: the world\'s gravity)');
 }
 
 /**
@@ -72,9 +77,10 @@ function sphereError(physics: Physics, eid: number, f: number): void {
   const dynamic = (f & (DYNAMIC | BOX)) === DYNAMIC && internal.gravityOn !== 0 && internal.responseCount !== 0;
   const v = physics.components.Velocity;
   const dt = physics.dt;
+  const gs = physics.components.Response.gravityScale[eid];
   for (const axis of ['x', 'y', 'z'] as const) {
     const k = axis === 'x' ? 0 : axis === 'y' ? 1 : 2;
-    const u = v[axis][eid], w = dynamic ? u + internal.gravity[k] * dt : u;
+    const u = v[axis][eid], w = dynamic ? u + internal.gravity[k] * dt * gs : u;
     if (!(w - w === 0)) {
       throw new PhysicsInputError({
         eid,
@@ -119,8 +125,10 @@ function scanLoop(physics: Physics, check: number): number {
   const { Position: p, Velocity: v, Sphere: s, CollisionFilter: filter, Response: resp } = physics.components;
   const px = p.x, py = p.y, pz = p.z, vx = v.x, vy = v.y, vz = v.z, radius = s.radius;
   const group = filter.group, mask = filter.mask;
-  const mode = resp.mode, restitution = resp.restitution, mass = resp.mass;
+  const mode = resp.mode, restitution = resp.restitution, mass = resp.mass, damping = resp.damping, gravityScale = resp.gravityScale;
   const dt = physics.dt;
+  const asleep = internal.sleep === null ? null : internal.sleep.asleep;
+  const hasMaterial = internal.hasMaterial;
   const swept = physics.continuous ? 1 : 0;
   const g = internal.gravity;
   const on = internal.gravityOn !== 0 && internal.responseCount !== 0;
@@ -138,18 +146,24 @@ function scanLoop(physics: Physics, check: number): number {
       masks |= mask[eid];
       const x = px[eid], y = py[eid], z = pz[eid], r = radius[eid];
       const moving = (f & MOVING) !== 0;
-      const dynamic = (f & (DYNAMIC | BOX)) === DYNAMIC;
-      // The velocity after gravity: the same sums applyGravity stores, so the extents are bit-identical.
-      const ux = moving ? (dynamic ? vx[eid] + gx : vx[eid]) : 0;
-      const uy = moving ? (dynamic ? vy[eid] + gy : vy[eid]) : 0;
-      const uz = moving ? (dynamic ? vz[eid] + gz : vz[eid]) : 0;
+      // A sleeper (src/response/sleep.ts) gets no gravity or damping: not dynamic for its motion.
+      const dynamic = (f & (DYNAMIC | BOX)) === DYNAMIC && (asleep === null || asleep[eid] === 0);
+      // The velocity after gravity and damping: the same sums applyGravity stores, so the extents are
+      // bit-identical (0 added without gravity, no division without damping).
+      const gs = dynamic ? gravityScale[eid] : 0, c = dynamic ? damping[eid] : 0;
+      const kd = c === 0 ? 1 : 1 / (1 + dt * c);
+      const ux = moving ? (dynamic ? (on ? vx[eid] + gx * gs : vx[eid]) * kd : vx[eid]) : 0;
+      const uy = moving ? (dynamic ? (on ? vy[eid] + gy * gs : vy[eid]) * kd : vy[eid]) : 0;
+      const uz = moving ? (dynamic ? (on ? vz[eid] + gz * gs : vz[eid]) * kd : vz[eid]) : 0;
       const mx = ux * dt, my = uy * dt, mz = uz * dt;
       if (check === 1) {
-        if (!(x * 0 + y * 0 + z * 0 + mx * 0 + my * 0 + mz * 0 === 0 && r >= 0 && r !== Infinity)) sphereError(physics, eid, f);
+        // Response first: a bad gravityScale or damping makes the motion below not finite.
         if (dynamic) {
           const e = restitution[eid], m = mass[eid];
-          if (!(mode[eid] <= BOUNCE && e >= 0 && e <= 1 && m >= 0 && m !== Infinity)) responseError(physics, eid);
+          if (!(mode[eid] <= BOUNCE && e >= 0 && e <= 1 && m >= 0 && m !== Infinity && c >= 0 && c !== Infinity && gs - gs === 0)) responseError(physics, eid);
         }
+        if (!(x * 0 + y * 0 + z * 0 + mx * 0 + my * 0 + mz * 0 === 0 && r >= 0 && r !== Infinity)) sphereError(physics, eid, f);
+        if (hasMaterial[eid] !== 0) checkFriction(physics, eid);
       }
       const ax = Math.abs(mx), ay = Math.abs(my), az = Math.abs(mz);
       // Static contacts sweep nothing: the extent is the diameter, and the largest motion component
@@ -188,6 +202,7 @@ export function scanBodies(physics: Physics): void {
   if (check === 1 && internal.gravityOn !== 0 && internal.responseCount !== 0) checkGravityStep(physics);
   const bp = internal.broadphase;
   if (check === 1 && bp.staticDirty) validateStatic(physics);
+  if (check === 1 && internal.characterCount !== 0) checkCharacters(physics);
   sizeStatsClear(bp.sizes);
   const scan = scanLoop(physics, check);
   bp.sliceCap = 31 - Math.clz32(Math.floor(scan / SCAN_BODIES));

@@ -11,19 +11,22 @@
  *    re-bucketed) and throws `PhysicsInputError` for bad input before any stage has written, so a
  *    tick that throws has changed nothing; writes only the tick's size statistics, `sliceCap`,
  *    `movingBoxes` and `sphereSphere` (for `findPairs`).
- * 3. `applyGravity` (step/gravity.ts) reads gravity, dt and the body flags; adds gravity × dt to
- *    the Velocity of the dynamic bodies (throwing first, with nothing written, when gravity × dt
- *    is not finite), keeping the velocities it replaced: when `findPairs` throws (the contact
- *    budget), `undoGravity` puts them back, so a step that throws has changed nothing.
+ * 3. `applyGravity` (step/gravity.ts) reads gravity, dt, the body flags, Response gravityScale and
+ *    damping and the sleepers; adds gravityScale × gravity × dt to the Velocity of the awake
+ *    dynamic bodies and damps it (throwing first, with nothing written, when gravity × dt is not
+ *    finite), keeping the velocities it replaced: when `findPairs` throws (the contact
+ *    budget), `undoGravity` (step/gravityUndo.ts) puts them back before it throws, so a step
+ *    that throws has changed nothing.
  * 4. `findPairs` (step/findPairs.ts) reads Position, Velocity, the shapes, the filters, dt and the
  *    scan's counts; writes the static and dynamic grids, the candidate pairs (`pairs`) and the work counters.
  * 5. `testPairs` (step/testPairs.ts) reads the candidate pairs, Position, Velocity, the shapes and
  *    the removal marks; writes the contacts of the pairs without a dynamic body into
  *    `physics.contacts`.
  * 6. `respond` (response/resolve.ts), only when some entity holds Response, reads the grids,
- *    Position, Velocity, the shapes, Response and gravity; writes Position and Velocity of the
- *    dynamic bodies (moved to the end of the tick through their impacts) and merges the contacts of
- *    the paths taken into `physics.contacts` (in place: the list is built once).
+ *    Position, Velocity, the shapes, Response, Material, gravity and the sleep state; writes Position
+ *    and Velocity of the awake dynamic bodies (moved to the end of the tick through their impacts),
+ *    merges the contacts of the paths taken (and the sleepers' held ones) into `physics.contacts`
+ *    (in place: the list is built once) and updates the sleep state (response/sleep.ts).
  * 6b. `moveCharacters` (character/moveCharacters.ts), only when some entity holds Character, reads
  *    the grids, Position, Velocity, the shapes, Character, the filters and gravity; writes the
  *    characters' Position, Velocity and Character outputs (collide-and-slide against the obstacles'
@@ -55,7 +58,7 @@ import { moveCharacters } from '../character/moveCharacters.js';
 import { clearPurged } from './clearPurged.js';
 import { diffContacts } from '../contacts/contactDiff.js';
 import { findPairs } from './findPairs.js';
-import { applyGravity, undoGravity } from './gravity.js';
+import { applyGravity } from './gravity.js';
 import { checkStatic } from './checkStatic.js';
 import { scanBodies } from './scanBodies.js';
 import { integrate } from './integrate.js';
@@ -93,14 +96,7 @@ export function runBroadphase(physics: Physics): void {
   checkStatic(physics);
   scanBodies(physics);
   applyGravity(physics);
-  try {
-    findPairs(physics);
-  } catch (e) {
-    // The contact budget: gravity was the only write so far, and it is undone (a step that throws
-    // leaves the world as it was).
-    undoGravity(physics);
-    throw e;
-  }
+  findPairs(physics);
 }
 
 /**

@@ -3,8 +3,9 @@
  * Chromium outside CI), served by `scripts/demo.mjs --port 0` as `npm run demo` does: the menu lists
  * every scene with its caption; each scene, chosen from the menu, advances on its own with no console
  * error and does what its caption says (bullets through the wall only without continuous contacts,
- * the keyboard walks the player, sensors count entries, the ball pit comes to rest, the stress
- * scene's body counts); both views draw any scene; a screenshot per scene.
+ * the keyboard walks the player and the character (Space: a jump), sensors count entries, the ball
+ * pit comes to rest, the stress scene's body counts); both views draw any scene; a screenshot per
+ * scene.
  *
  * With BITECS_COLLIDE_SCREENSHOT=1 the screenshots are written to docs/demo-<scene>.png (commit them
  * when the page changes). Screenshots are taken paused after a fixed number of ticks of a fresh scene,
@@ -34,6 +35,7 @@ const SHOT_AT: Record<SceneId, { ticks: number; drawn: number; offAt?: number }>
   sight: { ticks: 240, drawn: 0.1 },
   sensors: { ticks: 300, drawn: 0.1 },
   pit: { ticks: 90, drawn: 0.15 },
+  character: { ticks: 100, drawn: 0.1 },
   stress: { ticks: 62, drawn: 0.15 },
 };
 
@@ -183,6 +185,28 @@ describe('browser demo (npm run demo): the menu of scenes', () => {
     expect(errors).toEqual([]);
   }, PAGE_TIMEOUT);
 
+  it('character: the arrow keys walk it, Space makes it jump', async (ctx) => {
+    skipWithoutChromium(ctx);
+    const page = await choose('character');
+    await page.evaluate(() => window.demoControl.step(30));
+    const before = (await readout(page)).figures;
+    expect(before.grounded).toBe(1);
+    await page.keyboard.down('ArrowLeft');
+    await page.evaluate(() => window.demoControl.step(30));
+    await page.keyboard.up('ArrowLeft');
+    const walked = (await readout(page)).figures;
+    // 4 units/s for 30 ticks of 1/60 s along −x, on the flat floor.
+    expect(walked.x - before.x).toBeCloseTo(-2, 6);
+    expect(walked.auto).toBe(0);
+    await page.keyboard.down('Space');
+    await page.evaluate(() => window.demoControl.step(10));
+    await page.keyboard.up('Space');
+    const jumped = (await readout(page)).figures;
+    expect(jumped.grounded).toBe(0);
+    expect(jumped.y - walked.y).toBeGreaterThan(0.3);
+    expect(errors).toEqual([]);
+  }, PAGE_TIMEOUT);
+
   it('sensors count entries; the ball pit comes to rest', async (ctx) => {
     skipWithoutChromium(ctx);
     let page = await choose('sensors');
@@ -190,7 +214,7 @@ describe('browser demo (npm run demo): the menu of scenes', () => {
     expect((await readout(page)).figures.entries).toBeGreaterThan(5);
     page = await choose('pit');
     await page.evaluate(() => window.demoControl.step(600));
-    expect((await readout(page)).figures).toMatchObject({ balls: 60, moving: 0 });
+    expect((await readout(page)).figures).toMatchObject({ balls: 150, moving: 0 });
     expect(errors).toEqual([]);
   }, PAGE_TIMEOUT);
 

@@ -10,6 +10,7 @@
  * - sensors: a zone is lit whenever a ball ends the tick inside it, and only when a ball ended the
  *   tick within one tick of motion of it (point–circle and point–rectangle distances written here);
  * - ball pit: all balls come to rest inside the box, none below the floor;
+ * - character: walks the course by itself onto the plateau and back up the stairs, carried by the platform;
  * - every scene: ticks without throwing and draws only its own bodies.
  */
 import { describe, expect, it } from 'vitest';
@@ -18,6 +19,7 @@ import { SCENES } from '../../examples/browser/scenes/index.js';
 import { createPitScene, HALF_X, HALF_Z } from '../../examples/browser/scenes/pit.js';
 import { createSensorsScene } from '../../examples/browser/scenes/sensors.js';
 import { createSightScene, type SightScene } from '../../examples/browser/scenes/sight.js';
+import { createCharacterScene, PLATEAU_H } from '../../examples/browser/scenes/character.js';
 import { COLORS, type ShowScene } from '../../examples/browser/showScene.js';
 
 /** Box e's rectangle in the xy plane: centre, half sizes and the rotation about z (cos, sin) from its quaternion. */
@@ -172,5 +174,30 @@ describe('demo menu scenes (Node)', () => {
       for (const e of [...scene.spheres, ...scene.boxes]) expect(Number.isFinite(Position.x[e]), `${entry.id} ${e}`).toBe(true);
       expect(scene.status().length).toBeGreaterThan(0);
     }
+  });
+  it('character: walks the course by itself, up the ramp onto the plateau, down and up the stairs, carried by the platform', () => {
+    const scene = createCharacterScene();
+    const { Position: p, Sphere: sphere, Character: ch } = scene.physics.components;
+    const e = scene.character, r = sphere.radius[e];
+    let highest = -Infinity, lowest = Infinity, grounded = 0, turns = 0, last = 1, carried = 0;
+    for (let t = 0; t < 1500; t++) {
+      const x0 = p.x[e];
+      scene.tick();
+      highest = Math.max(highest, p.y[e] - r);
+      lowest = Math.min(lowest, p.y[e] - r);
+      if (ch.grounded[e] === 1) grounded++;
+      const dir = Math.sign(p.x[e] - x0);
+      if (dir !== 0 && dir !== last) {
+        turns++;
+        last = dir;
+      }
+      if (ch.groundEid[e] === scene.platform) carried++;
+    }
+    // The plateau's top is PLATEAU_H above the floor; the character stands on it, never sinks below the floor.
+    expect(highest).toBeGreaterThan(PLATEAU_H - 1e-6);
+    expect(lowest).toBeGreaterThan(-1e-6);
+    expect(grounded).toBeGreaterThan(1400);
+    expect(turns).toBeGreaterThanOrEqual(2); // there and back, and there again: the stairs were climbed
+    expect(carried).toBeGreaterThan(10);
   });
 });

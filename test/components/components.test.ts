@@ -21,12 +21,14 @@ describe('component stores', () => {
     expect(c.CollisionFilter.mask).toBeInstanceOf(Uint32Array);
     expect(Object.keys(c.Sensor)).toEqual([]);
     expect(c.Position.x.length).toBe(8);
+    expect(c.Material.friction).toBeInstanceOf(Float64Array);
+    for (const k of ['restitution', 'mass', 'damping', 'gravityScale'] as const) expect(c.Response[k]).toBeInstanceOf(Float64Array);
     for (const k of ['maxSlope', 'stepHeight', 'snapDistance', 'upX', 'upY', 'upZ', 'gravityScale', 'mass', 'nx', 'ny', 'nz'] as const) {
       expect(c.Character[k]).toBeInstanceOf(Float64Array);
     }
     expect(c.Character.grounded).toBeInstanceOf(Uint8Array);
     expect(c.Character.groundEid).toBeInstanceOf(Uint32Array);
-    expect(Object.keys(c).sort()).toEqual(['Box', 'Character', 'CollisionFilter', 'Contact', 'Position', 'Response', 'Sensor', 'Sphere', 'Velocity']);
+    expect(Object.keys(c).sort()).toEqual(['Box', 'Character', 'CollisionFilter', 'Contact', 'Material', 'Position', 'Response', 'Sensor', 'Sphere', 'Velocity']);
   });
 
   it('belong to one instance: two instances share no store (no module globals)', () => {

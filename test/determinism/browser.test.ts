@@ -24,7 +24,7 @@ import { makeDynamic } from './test/determinism/scenes.ts';
 /** Steps the arena and returns the state hash every \`every\` ticks (the last one is the final state). */
 export function trace(spheres, seed, sphereSphere, continuous, movingBoxes, ticks, every, response) {
   const a = buildArena({ spheres, seed, sphereSphere, movingBoxes, physics: { continuous, ...(response ? { gravity: [0, response.gravityY, 0] } : {}) } });
-  if (response) makeDynamic(a.physics, a.sphereIds);
+  if (response) makeDynamic(a.physics, a.sphereIds, response, a.boxIds);
   const out = [];
   for (let t = 1; t <= ticks; t++) {
     a.tick();

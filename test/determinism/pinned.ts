@@ -6,6 +6,9 @@
  * say so in the change. determinism.test.ts checks them in Node, browser.test.ts in Chromium,
  * engines.test.ts in JavaScriptCore, SpiderMonkey (gjs) and Firefox, engineMath.test.ts with the
  * implementation-approximated Math functions throwing.
+ * The friction / damping / gravity scale scene was added with those fields (issue 24): first pinned
+ * at c1f9e981b7ca7505, re-pinned at d804981a00073785 when merged with the response's end-of-tick
+ * projection (which re-pinned the two other response hashes too).
  * The two response hashes were re-pinned (from b762790e2f6349da and 55ee08c683781302) when the hash
  * began to cover the Response component's data: the simulation results did not change.
  * They were re-pinned again (from 86817f200ebeb1e2 and 5a71e6ec4b435ee3) by the response's
@@ -28,6 +31,12 @@ export const PINNED: Pinned[] = [
   { name: 'sphere–sphere on, continuous', scene: { spheres: 300, seed: 42, sphereSphere: true, continuous: true }, ticks: 1000, hash: 'b73e172b10203864' },
   { name: 'response: every sphere BOUNCE e = 1, sphere–sphere on', scene: { spheres: 300, seed: 42, sphereSphere: true, response: { gravityY: 0 } }, ticks: 1000, hash: 'f1ba100a0d3b2e90' },
   { name: 'response: BOUNCE e = 1 with gravity, sphere–sphere on', scene: { spheres: 300, seed: 42, sphereSphere: true, response: { gravityY: -9.81 } }, ticks: 1000, hash: '68de0243812461f4' },
+  {
+    name: 'response: BOUNCE e = 0.5 with gravity, friction 0.4, damping 0.2, gravity scales 0.5 and −0.25',
+    scene: { spheres: 300, seed: 42, sphereSphere: true, response: { gravityY: -9.81, friction: 0.4, damping: 0.2, restitution: 0.5, scaled: true } },
+    ticks: 1000,
+    hash: 'd804981a00073785',
+  },
   { name: 'sphere–sphere on, discrete', scene: { spheres: 300, seed: 42, sphereSphere: true, continuous: false }, ticks: 1000, hash: 'e9052dc1ed9142da' },
   { name: 'moving boxes, sphere–sphere on, continuous', scene: { spheres: 300, seed: 42, sphereSphere: true, continuous: true, movingBoxes: 15 }, ticks: 1000, hash: '9447278ac824cc38' },
   { name: 'moving boxes, sphere–sphere on, discrete', scene: { spheres: 300, seed: 42, sphereSphere: true, continuous: false, movingBoxes: 15 }, ticks: 1000, hash: '2f7221eda8613eea' },

@@ -24,16 +24,42 @@ export interface ArenaCase {
   /** How many arena boxes move (see `ArenaOptions.movingBoxes`); default 0. */
   movingBoxes?: number;
   /** Every sphere dynamic: collision response BOUNCE with restitution 1, with this gravity (y). */
-  response?: { gravityY: number };
+  response?: ResponseCase;
 }
 
-/** Makes every sphere of `sphereIds` dynamic (BOUNCE, restitution 1). */
-export function makeDynamic(physics: Physics, sphereIds: ArrayLike<number>): void {
-  const R = physics.components.Response;
+/**
+ * The response of a pinned arena: gravity (y); optionally `friction` (the Material of every sphere
+ * and box), `damping` (every sphere) and `restitution` (instead of 1), and a gravity scale of 0.5 on
+ * every third sphere and −0.25 on every seventh (`scaled`).
+ */
+export interface ResponseCase {
+  gravityY: number;
+  friction?: number;
+  damping?: number;
+  restitution?: number;
+  scaled?: boolean;
+}
+
+/** Makes every sphere of `sphereIds` dynamic (BOUNCE, restitution 1 unless `r` says otherwise), with the material of `r`. */
+export function makeDynamic(physics: Physics, sphereIds: ArrayLike<number>, r?: ResponseCase, boxIds?: ArrayLike<number>): void {
+  const { Response: R, Material: M } = physics.components;
   for (let i = 0; i < sphereIds.length; i++) {
-    addComponent(physics.world, sphereIds[i], R);
-    R.mode[sphereIds[i]] = 2;
-    R.restitution[sphereIds[i]] = 1;
+    const e = sphereIds[i];
+    addComponent(physics.world, e, R);
+    R.mode[e] = 2;
+    R.restitution[e] = r?.restitution ?? 1;
+    if (r?.damping !== undefined) R.damping[e] = r.damping;
+    if (r?.scaled) R.gravityScale[e] = i % 7 === 0 ? -0.25 : i % 3 === 0 ? 0.5 : 1;
+    if (r?.friction !== undefined) {
+      addComponent(physics.world, e, M);
+      M.friction[e] = r.friction;
+    }
+  }
+  if (r?.friction !== undefined && boxIds !== undefined) {
+    for (let i = 0; i < boxIds.length; i++) {
+      addComponent(physics.world, boxIds[i], M);
+      M.friction[boxIds[i]] = r.friction;
+    }
   }
 }
 
@@ -43,7 +69,7 @@ export function arenaInOrder(c: ArenaCase): ArenaRun {
   const a = buildArena({
     spheres: c.spheres, seed: c.seed, sphereSphere: c.sphereSphere, movingBoxes: c.movingBoxes, physics: { continuous: c.continuous ?? true, ...gravity },
   });
-  if (c.response) makeDynamic(a.physics, a.sphereIds);
+  if (c.response) makeDynamic(a.physics, a.sphereIds, c.response, a.boxIds);
   return { physics: a.physics, tick: a.tick };
 }
 

@@ -13,6 +13,7 @@ import { createRng } from '../../src/scenes/prng.js';
 import { startDelayProxy, type DelayProxy } from '../../examples/multiplayer/delayProxy.js';
 import { PredictedClient, type PredictedClientOptions } from '../../examples/multiplayer/predictedClient.js';
 import { DT, PLAYER_SPEED } from '../../examples/multiplayer/sim.js';
+import { measureSimulated } from '../../examples/multiplayer/simulatedNetwork.js';
 import { report, serverFixture, waitUntil } from './harness.js';
 
 const RTT = 100;
@@ -111,6 +112,27 @@ describe('prediction through the delay proxy at 100 ms', () => {
       expect(c.stats.rollbacks).toBeGreaterThan(10);
       const s = c.stats;
       report(`[prediction] ${c.room.sessionId}: ${s.checked} confirmed (${s.matched} matched), ${s.predicted} predicted, ${s.rollbacks} rollbacks, ${(s.resimulated / Math.max(1, s.rollbacks)).toFixed(1)} ticks each, ${s.inputsLate} of ${s.inputsSent} inputs late, rtt ${c.rttMs} ms, lead ${c.leadTicks}`);
+    }
+  });
+});
+
+describe('prediction on the simulated network (virtual clock: independent of the machine load)', () => {
+  it('at 50, 100 and 200 ms: no input late, every confirmed tick matches, a rollback for each change of another stick', () => {
+    for (const rtt of [50, 100, 200]) {
+      const r = measureSimulated(rtt, 150, 4);
+      expect(r.inputsLate).toBe(0);
+      expect(r.inputsSent).toBeGreaterThan(230);
+      expect(Math.abs(r.checked - 240)).toBeLessThanOrEqual(2); // 4 s of ticks, give or take the jitter at the window's ends
+      expect(r.matched).toBe(r.checked);
+      // 3 other players change sticks about twice a second each: a rollback per change.
+      expect(r.rollbacksPerSecond).toBeGreaterThan(2);
+      expect(r.rollbacksPerSecond).toBeLessThan(12);
+      // Ahead of the confirmed tick by the way back (the confirmed tick lags the server's by it), then
+      // ahead of the server by the round trip, one tick and the margin of 2.
+      const ticks = rtt / (1000 / 60);
+      expect(r.leadMean).toBeGreaterThan(1.5 * ticks + 2);
+      expect(r.leadMean).toBeLessThan(1.5 * ticks + 7);
+      report(`[prediction simulated] ${rtt} ms: ${r.rollbacksPerSecond.toFixed(1)} rollbacks/s, ${r.resimMean.toFixed(1)} ticks each (p99 ${r.resimP99}), lead ${r.leadMean.toFixed(1)}`);
     }
   });
 });

@@ -53,7 +53,7 @@ describe('helpers validate at set time', () => {
     const { physics } = setup();
     // Before: the typo was ignored and made a kinematic sphere (no Response).
     const typo = { position: [0, 0, 0], radius: 0.5, velocity: [1, 0, 0], reponse: 'slide' } as unknown as Parameters<typeof addSphere>[1];
-    const e = expectError(() => addSphere(physics, typo), -1, 'addSphere: reponse', /is not an option of addSphere \(options: position, velocity, sensor, group, mask, radius, response, restitution, mass\)/);
+    const e = expectError(() => addSphere(physics, typo), -1, 'addSphere: reponse', /is not an option of addSphere \(options: position, velocity, sensor, group, mask, friction, radius, response, restitution, mass, damping, gravityScale\)/);
     expect(e.message).toContain('reponse');
     // Before: accepted, and the box had no response (boxes have none).
     const boxResponse = { position: [0, 0, 0], halfExtents: [1, 1, 1], response: 'bounce' } as unknown as Parameters<typeof addBox>[1];

@@ -384,11 +384,11 @@ describe('entity ids and body manifest: bodies with collision response', () => {
     ]);
   }
 
-  it('regression: the body manifest carries Response (version 2); the version-1 manifest lost it and the join failed', () => {
+  it('regression: the body manifest carries Response (since version 2); the version-1 manifest lost it and the join failed', () => {
     const server = dynamicRoom();
     const payload = joinPayload(server);
     const v = new DataView(payload.bytes.buffer, payload.ids);
-    expect(v.getUint32(0, true)).toBe(0x33424342); // "BCB3" (version 3 added the Character bit)
+    expect(v.getUint32(0, true)).toBe(0x34424342); // "BCB4" (version 3 added the Character bit, version 4 the Material bit)
     const replica = join(payload, {});
     const { Response } = replica.components;
     expect([7, 8, 9, 10].map((e) => hasComponent(replica.world, e, Response))).toEqual([true, true, true, false]);
@@ -407,7 +407,7 @@ describe('entity ids and body manifest: bodies with collision response', () => {
     expect(() => join({ ...payload, bytes: old }, {})).toThrow(SnapshotMismatchError);
   });
 
-  it('reads version-1 manifests (no Response bit); rejects the Response bit in version 1 and unknown versions', () => {
+  it('reads version-1 and version-2 manifests (no Response bit, no Material bit); rejects those bits in them and unknown versions', () => {
     const physics = createPhysics(createWorld());
     addSphere(physics, { position: [0, 0, 0], radius: 1, velocity: [1, 0, 0] });
     addBox(physics, { position: [3, 0, 0], halfExtents: [1, 1, 1] });
@@ -432,7 +432,15 @@ describe('entity ids and body manifest: bodies with collision response', () => {
     expect(bodyIds(target)).toEqual([1, 2, 3]);
     expect(hasComponent(target.world, 3, target.components.Response)).toBe(false);
     expect(() => restoreBodyManifest(fresh(v1), withTag(0x31424342, false), payload.ids)).toThrow(/corrupt manifest \(record 2/);
-    expect(() => restoreBodyManifest(fresh(v1), withTag(0x34424342, false), payload.ids)).toThrow(/version 4 is not supported \(this version reads 1 to 3\)/);
+    const v2 = withTag(0x32424342, false);
+    const target2 = fresh(v2);
+    expect(restoreBodyManifest(target2, v2, payload.ids)).toBe(8 + 4 * 3);
+    expect(hasComponent(target2.world, 3, target2.components.Response)).toBe(true);
+    const withMaterial = withTag(0x32424342, false);
+    const m = new DataView(withMaterial.buffer, payload.ids);
+    m.setUint32(16, m.getUint32(16, true) | (128 << 24), true);
+    expect(() => restoreBodyManifest(fresh(v2), withMaterial, payload.ids)).toThrow(/corrupt manifest \(record 2/);
+    expect(() => restoreBodyManifest(fresh(v1), withTag(0x35424342, false), payload.ids)).toThrow(/version 5 is not supported \(this version reads 1 to 4\)/);
     expect(() => restoreBodyManifest(fresh(v1), withTag(0x31434342, false), payload.ids)).toThrow(/bad format tag/);
   });
 });

@@ -6,12 +6,13 @@
 import type { DemoSceneOptions } from '../scene.js';
 import type { ShowScene } from '../showScene.js';
 import { createBulletsScene } from './bullets.js';
+import { createCharacterScene } from './character.js';
 import { createPitScene } from './pit.js';
 import { createSensorsScene } from './sensors.js';
 import { createSightScene } from './sight.js';
 import { createStressScene } from './stress.js';
 
-export type SceneId = 'bullets' | 'sight' | 'sensors' | 'pit' | 'stress';
+export type SceneId = 'bullets' | 'sight' | 'sensors' | 'pit' | 'character' | 'stress';
 export type ViewKind = '2d' | '3d';
 
 export interface SceneEntry {
@@ -53,10 +54,18 @@ export const SCENES: readonly SceneEntry[] = [
   {
     id: 'pit',
     title: 'Ball pit',
-    caption: '60 balls dropped into a box under gravity land on each other and the walls, roll apart and come to rest.',
+    caption: '150 balls dropped into a box under gravity land on each other and the walls and, with friction, come to rest.',
     view: '3d',
     controls: [],
     create: (o) => createPitScene({ seed: o.seed }),
+  },
+  {
+    id: 'character',
+    title: 'Character controller',
+    caption: 'A character walks up a ramp, down and up stairs and rides a moving platform: arrow keys or WASD to walk, Space to jump.',
+    view: '3d',
+    controls: [],
+    create: () => createCharacterScene(),
   },
   {
     id: 'stress',
@@ -66,14 +75,10 @@ export const SCENES: readonly SceneEntry[] = [
     controls: ['continuous', 'bodies'],
     create: (o) => createStressScene(o),
   },
-  // CHARACTER-SCENE: a character walking ramps, stairs and a moving platform under keyboard control
-  // goes here once `addCharacter` (the character controller) is on main; the menu lists it as coming.
 ];
 
 /** Menu entries not available yet, listed disabled with the reason. */
-export const COMING: readonly { title: string; reason: string }[] = [
-  { title: 'Character: ramps, stairs, moving platform', reason: 'needs the character controller (addCharacter), not on main yet' },
-];
+export const COMING: readonly { title: string; reason: string }[] = [];
 
 export function sceneEntry(id: string): SceneEntry | undefined {
   return SCENES.find((s) => s.id === id);
