@@ -6,7 +6,9 @@
  *
  * Regression: the stage's `dot` returned a double, and in the stage's deep inlining V8 did not inline
  * every call, so each call boxed its result: about 1.8 KB per tick at 300 characters (measured with
- * this child before the fix; 1.6–17.6 B per tick after). The child runs with
+ * this child before the fix; 1.6–17.6 B per tick after). Likewise `cosine(maxSlope)` (math/trig.ts),
+ * a double in and out of a call per character: 4.8 KB per tick at 300 characters (now `cosineAt`,
+ * in place). The child runs with
  * `--no-concurrent-recompilation` (as test/queries/queries.allocation.test.ts, whose notes say why)
  * and re-warms up to three times (400 ticks each) while the best window is at or above the bound;
  * the failure message prints every window.

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cosine, sine } from '../../src/math/trig.js';
+import { cosine, cosineAt, sine } from '../../src/math/trig.js';
 
 describe('cosine and sine', () => {
   it('are within 1.5e-15 of Math.cos / Math.sin for |x| ≤ 20', () => {
@@ -30,6 +30,17 @@ describe('cosine and sine', () => {
     for (const x of [NaN, Infinity, -Infinity]) {
       expect(cosine(x)).toBeNaN();
       expect(sine(x)).toBeNaN();
+    }
+  });
+
+  it('cosineAt writes the same bits as cosine, in place', () => {
+    const a = new Float64Array(3);
+    for (const x of [0, -0, 1e-300, 0.5, Math.PI / 4, Math.PI / 2, 1, -3, 100, 1e6, NaN, Infinity, -Infinity]) {
+      a[1] = x;
+      cosineAt(a, 1);
+      expect(Object.is(a[1], cosine(x))).toBe(true);
+      expect(a[0]).toBe(0);
+      expect(a[2]).toBe(0);
     }
   });
 });
