@@ -62,7 +62,11 @@ export function readSettings(d: SettingsData, out: Float64Array, source: string,
   if (snapDistance !== undefined) out[S_SNAP] = readLength(snapDistance, `${prefix}snapDistance`, source, eid);
   if (up !== undefined) {
     readVector(up, 3, upIn, prefix === '' ? UP : vectorField('Character.up', ['Character.upX', 'Character.upY', 'Character.upZ']), source, eid);
-    const len = Math.hypot(upIn[0], upIn[1], upIn[2]);
+    // Not Math.hypot (implementation-approximated): scaled by the largest component, so that no
+    // square overflows or underflows, and the same bits on every engine.
+    const m = Math.max(Math.abs(upIn[0]), Math.abs(upIn[1]), Math.abs(upIn[2]));
+    const ux = upIn[0] / m, uy = upIn[1] / m, uz = upIn[2] / m;
+    const len = m > 0 && m !== Infinity ? m * Math.sqrt(ux * ux + uy * uy + uz * uz) : m;
     if (!(len > 0 && len !== Infinity)) fail(eid, `${prefix}up`, `must be a non-zero finite vector, got ${describe(up)}`, source);
     out[S_UP] = upIn[0] / len;
     out[S_UP + 1] = upIn[1] / len;

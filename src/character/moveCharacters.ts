@@ -47,6 +47,7 @@ import { WHOLE_TICK } from '../grid/cells.js';
 import { gridQuerySlice } from '../grid/query.js';
 import { sortUniqueIds } from '../grid/sortIds.js';
 import { heapSort } from '../math/heapSort.js';
+import { cosine } from '../math/trig.js';
 import { BOUNDS_PAD, loadBox } from '../physics/bodyReads.js';
 import { contactListReserve } from '../physics/idLists.js';
 import { internalsOf } from '../physics/internal.js';
@@ -527,7 +528,7 @@ function moveCharacter(physics: Physics, s: CharacterState, a: number): void {
   W[UX + 1] = C.upY[a];
   W[UX + 2] = C.upZ[a];
   W[RAD] = S.radius[a];
-  W[COS] = Math.cos(C.maxSlope[a]);
+  W[COS] = cosine(C.maxSlope[a]); // not Math.cos: the same bits on every engine (math/trig.ts)
   W[STEP] = C.stepHeight[a];
   W[SNAP] = C.snapDistance[a];
   setScale();

@@ -10,6 +10,7 @@
  * @module
  */
 import type { Physics } from '../physics/physicsTypes.js';
+import { cosine, sine } from '../math/trig.js';
 import { createRng, type Rng } from './prng.js';
 
 /** Cell side, wall half thickness, wall height (length units). */
@@ -85,8 +86,8 @@ export function driveMaze(input: MazeInput, t: number, ids: ArrayLike<number>, V
     if (t % 30 === k % 30) {
       const a = r.range(0, 2 * Math.PI);
       const s = r.range(0, 4);
-      input.vx[k] = s * Math.cos(a);
-      input.vz[k] = s * Math.sin(a);
+      input.vx[k] = s * cosine(a);
+      input.vz[k] = s * sine(a);
     }
     const e = ids[k];
     V.x[e] = input.vx[k];
@@ -102,7 +103,7 @@ export function driveMaze(input: MazeInput, t: number, ids: ArrayLike<number>, V
  */
 export function boxDistance(physics: Physics, eid: number, x: number, y: number, z: number): number {
   const { Position: P, Box: B } = physics.components;
-  const l = Math.hypot(B.qx[eid], B.qy[eid], B.qz[eid], B.qw[eid]);
+  const l = Math.sqrt(B.qx[eid] * B.qx[eid] + B.qy[eid] * B.qy[eid] + B.qz[eid] * B.qz[eid] + B.qw[eid] * B.qw[eid]);
   const qx = -B.qx[eid] / l, qy = -B.qy[eid] / l, qz = -B.qz[eid] / l, qw = B.qw[eid] / l;
   const px = x - P.x[eid], py = y - P.y[eid], pz = z - P.z[eid];
   // v' = v + 2w (q × v) + 2 q × (q × v)
@@ -113,7 +114,7 @@ export function boxDistance(physics: Physics, eid: number, x: number, y: number,
   const dx = Math.max(0, Math.abs(lx) - B.hx[eid]);
   const dy = Math.max(0, Math.abs(ly) - B.hy[eid]);
   const dz = Math.max(0, Math.abs(lz) - B.hz[eid]);
-  return Math.hypot(dx, dy, dz);
+  return Math.sqrt(dx * dx + dy * dy + dz * dz);
 }
 
 /**

@@ -10,6 +10,7 @@
 import { createWorld } from 'bitecs';
 import { addBox, addSphere, createPhysics, step, type Physics } from '../index.js';
 import { createRng } from './prng.js';
+import { cubeRoot } from '../math/cubeRoot.js';
 
 export interface GasOptions {
   spheres: number;
@@ -30,7 +31,7 @@ const R = 0.5, SPACING = 3, DT = 1 / 60;
 
 export function buildGas(o: GasOptions): Gas {
   const n = o.spheres;
-  const perSide = Math.max(1, Math.ceil(Math.cbrt(n)));
+  const perSide = Math.max(1, Math.ceil(cubeRoot(n)));
   const side = perSide * SPACING;
   const physics = createPhysics(createWorld(), { capacity: n + 8, dt: DT, contactComponent: false });
   const wall = 1;
