@@ -8,7 +8,7 @@
 import { Client } from '@colyseus/sdk';
 import { createWorld, pipe, query, type World } from 'bitecs';
 import {
-  addCharacter, createBroadphaseSystem, createIntegrateSystem, createNarrowphaseSystem, createPhysics, hashPhysicsStateWords,
+  addSphere, createBroadphaseSystem, createIntegrateSystem, createNarrowphaseSystem, createPhysics, hashPhysicsStateWords,
   removeBody, restoreBodyManifest, restoreEntityIds, restoreSnapshot, type Physics,
 } from '../../src/index.js';
 
@@ -79,7 +79,7 @@ export async function docsClient(endpoint: string, roomId: string, patrol: boole
       const kind = v.getUint8(at), eid = v.getUint32(at + 1, true);
       if (kind === EV_SPAWN) {
         const x = v.getFloat64(at + 5, true), z = v.getFloat64(at + 13, true);
-        if (addCharacter(physics, { position: { x, y: 0, z }, radius: 0.5 }) !== eid) throw new Error('spawn got another entity id');
+        if (addSphere(physics, { position: { x, y: 0, z }, radius: 0.5, velocity: { x: 0, y: 0, z: 0 }, response: 'slide' }) !== eid) throw new Error('spawn got another entity id');
         at += 21;
       } else if (kind === EV_STEER) {
         const V = physics.components.Velocity;

@@ -6,28 +6,24 @@
  * The arena is flat: every body's centre is at y = 0 and every velocity has y = 0, so the game
  * plays in the x–z plane (length units, seconds; velocities in units per second). Four static walls
  * enclose a square of half side `half`; inside are static pillars (some rotated about y), moving boxes
- * that patrol (reverse at the patrol bound), balls, and the players (characters, spheres moved by the
- * character controller).
+ * that patrol (reverse at the patrol bound), balls, and the players' spheres.
  *
- * Per tick: broadphase → narrowphase (sphere–box and sphere–sphere contacts, the module's collision
- * response, docs/response.md, then the character stage, docs/character.md) → integrate → `patrol`.
- * Balls are dynamic bodies (the Response component), `'bounce'` with restitution 1 (elastic, so the
- * arena never runs down). Players are characters: the Velocity `steerPlayer` writes is the desired
- * velocity, and the character stage moves them by collide-and-slide (steered into a wall, a pillar,
- * a moving box or another player, a player keeps the part of its stick along the surface and glides
- * along it); a ball bounces off a player, and a player walking into a ball pushes it. Boxes have no
- * Response: walls and pillars are static, moving boxes kinematic (they push spheres and are never
- * pushed). State updates use + − × ÷ only (no Math.random, no sin/cos/pow; the character stage's one
- * cosine, of the default maximum slope, never decides anything in this flat arena, where no normal
- * has an up component); the scene is built on the server from a seeded PRNG and reaches clients as
- * a snapshot (with the body manifest, which carries the Response and Character components).
+ * Per tick: broadphase → narrowphase (sphere–box and sphere–sphere contacts, and the module's
+ * collision response, docs/response.md) → integrate → `patrol`. Every sphere is a dynamic body (the
+ * Response component): balls `'bounce'` with restitution 1 (elastic, so the arena never runs down),
+ * players `'slide'` (collide-and-slide: steered into a wall or a pillar, a player keeps the part of
+ * its stick along the surface and glides along it instead of being thrown back against the stick,
+ * which is what a steered character wants; a ball that hits a player still bounces off it, the larger
+ * restitution of the pair counting). Boxes have no Response: walls and pillars are static, moving
+ * boxes kinematic (they push spheres and are never pushed). State updates use + − × ÷ only (no
+ * Math.random, no sin/cos/pow); the scene is built on the server from a seeded PRNG and reaches
+ * clients as a snapshot (with the body manifest, which carries the Response components).
  *
  * Run nothing here: the room (room.ts) and the client (client.ts) use it.
  */
 import { createWorld, pipe, query, type World } from 'bitecs';
 import {
   addBox,
-  addCharacter,
   addSphere,
   bodyManifestSize,
   createBroadphaseSystem,
@@ -61,6 +57,8 @@ const STEER = PLAYER_SPEED / 127;
 const PITCH = 3;
 /** Balls bounce elastically (no gravity in the flat arena: every impact bounces). */
 const BALL = { response: 'bounce', restitution: 1 } as const;
+/** Players slide along what they hit (see the module comment). */
+const PLAYER = { response: 'slide' } as const;
 const WALL = 1;
 
 export interface SceneOptions {
@@ -163,12 +161,9 @@ export function spawnPoint(sim: Sim, k: number, out: { x: number; z: number }): 
 
 // ---- Events (the only changes besides stepping; server and replicas apply the same) ------------
 
-/**
- * Adds a player, a character (docs/character.md) at rest at (x, 0, z); returns its entity id. Its
- * Velocity is the desired velocity (`steerPlayer`); the character stage slides it along what it hits.
- */
+/** Adds a player's sphere (dynamic, sliding) at rest at (x, 0, z); returns its entity id. */
 export function spawnPlayer(sim: Sim, x: number, z: number): number {
-  return addCharacter(sim.physics, { position: { x, y: 0, z }, radius: PLAYER_RADIUS });
+  return addSphere(sim.physics, { position: { x, y: 0, z }, radius: PLAYER_RADIUS, velocity: { x: 0, y: 0, z: 0 }, ...PLAYER });
 }
 
 /** Sets a player's velocity from an input (dx, dz in −127 … 127): k · PLAYER_SPEED / 127 per axis. */
