@@ -66,6 +66,7 @@ const SLOW = [
   'test/geometry/oracleBoxBox.sanity.test.ts',
   'test/queries/queries.crowd.test.ts',
   'test/response/response.instances.test.ts',
+  'test/character/maze.test.ts',
 ];
 
 export default defineConfig(({ mode }) => ({

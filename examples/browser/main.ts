@@ -4,9 +4,9 @@
  * (Canvas 2D, view2d.ts) or the 3D view (three.js, view.ts, created at its first use), an overlay of
  * figures and the controls.
  *
- * URL parameters set the first scene: `scene` (bullets, sight, sensors, pit, stress), `view=2d|3d`,
- * `seed`, `bodies`, `continuous=0`, `paused=1`, `wireframe=1`, `normals=1`; changes are written back
- * to the address bar. `window.demo` and `window.demoControl` are described in api.ts.
+ * URL parameters set the first scene: `scene` (bullets, sight, sensors, pit, character, stress),
+ * `view=2d|3d`, `seed`, `bodies`, `continuous=0`, `paused=1`, `wireframe=1`, `normals=1`; changes
+ * are written back to the address bar. `window.demo` and `window.demoControl` are described in api.ts.
  * @module
  */
 import { createFixedStepper, fixedStepAdvance, hashPhysicsState } from '../../src/index.js';

@@ -9,7 +9,8 @@
  * @module
  */
 import { PhysicsInputError } from '../physics/errors.js';
-import type { Physics } from '../physics/physicsTypes.js';
+import { BodyFlags, type Physics } from '../physics/physicsTypes.js';
+import { internalsOf } from '../physics/internal.js';
 import { describe, readVector, vectorField } from '../physics/readInput.js';
 
 /** Default `maxSlope`: 45° in radians. */
@@ -62,15 +63,16 @@ export function readSettings(d: SettingsData, out: Float64Array, source: string,
   if (snapDistance !== undefined) out[S_SNAP] = readLength(snapDistance, `${prefix}snapDistance`, source, eid);
   if (up !== undefined) {
     readVector(up, 3, upIn, prefix === '' ? UP : vectorField('Character.up', ['Character.upX', 'Character.upY', 'Character.upZ']), source, eid);
-    // Not Math.hypot (implementation-approximated): scaled by the largest component, so that no
-    // square overflows or underflows, and the same bits on every engine.
+    // Not Math.hypot (implementation-approximated): the components are divided by the largest
+    // one first, so that no square overflows or underflows (a valid [1e308, 1e308, 0] normalises),
+    // and the same bits come out on every engine.
     const m = Math.max(Math.abs(upIn[0]), Math.abs(upIn[1]), Math.abs(upIn[2]));
+    if (!(m > 0 && m !== Infinity)) fail(eid, `${prefix}up`, `must be a non-zero finite vector, got ${describe(up)}`, source);
     const ux = upIn[0] / m, uy = upIn[1] / m, uz = upIn[2] / m;
-    const len = m > 0 && m !== Infinity ? m * Math.sqrt(ux * ux + uy * uy + uz * uz) : m;
-    if (!(len > 0 && len !== Infinity)) fail(eid, `${prefix}up`, `must be a non-zero finite vector, got ${describe(up)}`, source);
-    out[S_UP] = upIn[0] / len;
-    out[S_UP + 1] = upIn[1] / len;
-    out[S_UP + 2] = upIn[2] / len;
+    const len = Math.sqrt(ux * ux + uy * uy + uz * uz);
+    out[S_UP] = ux / len;
+    out[S_UP + 1] = uy / len;
+    out[S_UP + 2] = uz / len;
   }
   if (gravityScale !== undefined) {
     if (typeof gravityScale !== 'number' || !Number.isFinite(gravityScale)) fail(eid, `${prefix}gravityScale`, `must be a finite number, got ${describe(gravityScale)}`, source);
@@ -123,4 +125,39 @@ export function writeCharacterDefaults(physics: Physics, eid: number): void {
   C.nx[eid] = 0;
   C.ny[eid] = 0;
   C.nz[eid] = 0;
+}
+
+/** How far from 1 the length of a Character's stored `up` may be (set() and addCharacter store it normalised). */
+const UP_LENGTH_TOLERANCE = 1e-9;
+
+function badSetting(eid: number, field: string, problem: string): never {
+  throw new PhysicsInputError({ eid, field: `Character.${field}`, problem });
+}
+
+/**
+ * The check of every Character's settings, run by the scan stage with `physics.validate` when there
+ * are characters, before anything of the tick is written: the stores are public, so a game may
+ * write `Character.maxSlope[eid]` directly, and a NaN or an out-of-range value there would otherwise
+ * make the character silently lose the ground (NaN slope, zero `up`) or move it to NaN (a NaN
+ * `gravityScale`). Same ranges as `set(Character, …)`; `up` must be a unit vector (world frame;
+ * `set(Character, { up })` normalises it). Throws `PhysicsInputError` naming the entity and field.
+ */
+export function checkCharacters(physics: Physics): void {
+  const { flags, maxEid } = internalsOf(physics);
+  const C = physics.components.Character;
+  const CHAR = BodyFlags.CHARACTER;
+  for (let e = 1; e <= maxEid; e++) {
+    if ((flags[e] & CHAR) === 0) continue;
+    const slope = C.maxSlope[e], step = C.stepHeight[e], snap = C.snapDistance[e], g = C.gravityScale[e], m = C.mass[e];
+    const ux = C.upX[e], uy = C.upY[e], uz = C.upZ[e];
+    const len2 = ux * ux + uy * uy + uz * uz;
+    if (slope >= 0 && slope <= Math.PI / 2 && step >= 0 && step !== Infinity && snap >= 0 && snap !== Infinity
+      && g - g === 0 && m >= 0 && m !== Infinity && Math.abs(len2 - 1) <= UP_LENGTH_TOLERANCE) continue;
+    if (!(slope >= 0 && slope <= Math.PI / 2)) badSetting(e, 'maxSlope', `must be radians in [0, π/2], got ${slope}`);
+    if (!(step >= 0 && step !== Infinity)) badSetting(e, 'stepHeight', `must be a finite number >= 0 (length units), got ${step}`);
+    if (!(snap >= 0 && snap !== Infinity)) badSetting(e, 'snapDistance', `must be a finite number >= 0 (length units), got ${snap}`);
+    if (!(g - g === 0)) badSetting(e, 'gravityScale', `must be a finite number, got ${g}`);
+    if (!(m >= 0 && m !== Infinity)) badSetting(e, 'mass', `must be a finite number >= 0 (0: infinite), got ${m}`);
+    badSetting(e, 'up', `must be a unit vector (set(Character, { up }) normalises it), got [${ux}, ${uy}, ${uz}]`);
+  }
 }

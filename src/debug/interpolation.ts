@@ -128,6 +128,18 @@ function copyPoses(physics: Physics, out: Float64Array): void {
   }
 }
 
+/**
+ * Forgets the poses kept for entity `eid` (their ticks set to NaN): called when it stops being a
+ * moving body (its Position, Sphere / Box or Velocity removed, `removeBody` included), so that a
+ * body given the same id later — bitecs recycles ids — is drawn at its own current pose until it
+ * has a previous one, not interpolated from the pose of the body that had the id before.
+ */
+export function forgetPoses(s: InterpolationState, eid: number): void {
+  if (eid >= s.capacity) return;
+  s.poses[0][STRIDE * eid + TICK] = NaN;
+  s.poses[1][STRIDE * eid + TICK] = NaN;
+}
+
 /** The state, or a `PhysicsInputError` when interpolation is off; checks `alpha`. */
 function stateFor(physics: Physics, alpha: number, source: string): InterpolationState {
   checkLive(physics, source);

@@ -15,8 +15,9 @@ import { readVector, vectorField } from './readInput.js';
 import { BodyFlags, type Physics, type PhysicsOptions } from './physicsTypes.js';
 import { checkLive, INTERNAL, internalsOf, type PhysicsState } from './internal.js';
 import { createBroadphaseState } from '../step/broadphaseState.js';
-import { createSleepState, growSleepState } from '../response/sleep.js';
+import { createSleepState, growSleepState, wake } from '../response/sleep.js';
 import { writeCharacterDefaults } from '../character/characterSettings.js';
+import { forgetPoses } from '../debug/interpolation.js';
 
 const { SPHERE, BOX, MOVING, SENSOR, FILTER, HAS_CONTACT, RESPONSE, CHARACTER } = BodyFlags;
 const GRAVITY = vectorField('options.gravity', ['options.gravity.x', 'options.gravity.y', 'options.gravity.z']);
@@ -222,6 +223,10 @@ function registerObservers(physics: Physics, own: PhysicsComponents): void {
     internal.flags[eid] = was & ~((flag & (SPHERE | BOX)) !== 0 ? flag | HAS_CONTACT : flag);
     if ((was & BOX) !== 0) internal.broadphase.staticDirty = true;
     internal.queryDirty = true;
+    // Render interpolation: a body that takes this id later must not start from this one's poses.
+    if ((flag & (SPHERE | BOX | MOVING)) !== 0 && internal.interpolation !== null) forgetPoses(internal.interpolation, eid);
+    // Sleep: a body that takes this id later (bitecs recycles ids) must not be born asleep.
+    if ((flag & (SPHERE | BOX | MOVING | RESPONSE)) !== 0 && internal.sleep !== null && eid < internal.sleep.asleep.length) wake(internal.sleep, eid);
     if ((flag & (SPHERE | BOX)) !== 0 && (was & flag) !== 0 && internal.purgeMark[eid] === 0) {
       internal.purgeMark[eid] = 1;
       idListPush(internal.purgeList, eid);

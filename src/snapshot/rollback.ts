@@ -21,6 +21,7 @@
  */
 import { doubledLength } from '../math/grow.js';
 import { PhysicsInputError } from '../physics/errors.js';
+import { describe } from '../physics/readInput.js';
 import { keepPoses } from '../debug/interpolation.js';
 import { checkLive, internalsOf } from '../physics/internal.js';
 import type { Physics } from '../physics/physicsTypes.js';
@@ -183,12 +184,15 @@ function slotOf(r: Ring, tick: number): number {
  */
 export function restoreRollback(physics: Physics, ring: RollbackRing, tick: number): void {
   const r = ringOf(physics, ring, 'restoreRollback');
-  const slot = typeof tick === 'number' ? slotOf(r, tick) : -1;
+  const integer = typeof tick === 'number' && Number.isInteger(tick);
+  const slot = integer ? slotOf(r, tick) : -1;
   if (slot < 0) {
     const held = r.count === 0 ? 'it is empty (saveRollback after each step)'
       : r.count === r.newestTick - r.oldestTick + 1 ? `it holds ticks ${r.oldestTick}..${r.newestTick}`
         : `it holds ${r.count} frames from tick ${r.oldestTick} to ${r.newestTick}`;
-    throw new PhysicsInputError({ field: 'tick', problem: `no frame of tick ${String(tick)} in the rollback ring: ${held}`, source: 'restoreRollback' });
+    // A string '4' is not tick 4: say what is wrong with the argument rather than "no frame of tick 4".
+    const problem = integer ? `no frame of tick ${tick} in the rollback ring: ${held}` : `must be an integer tick, got ${describe(tick)} (the rollback ring: ${held})`;
+    throw new PhysicsInputError({ field: 'tick', problem, source: 'restoreRollback' });
   }
   restoreSnapshot(physics, r.buffer, slot * r.slotBytes, TRUSTED);
   // With render interpolation on, the restored poses are those of `tick`: the next step interpolates from them.

@@ -12,14 +12,18 @@ import { pairListPush, pairListReserve } from '../physics/idLists.js';
 import { PhysicsInputError } from '../physics/errors.js';
 import { BodyFlags, type PairList, type Physics } from '../physics/physicsTypes.js';
 import { internalsOf } from '../physics/internal.js';
+import { undoGravity } from './gravityUndo.js';
 
 const { SPHERE, BOX, MOVING } = BodyFlags;
 
 /**
- * Throws when this tick's candidate pairs would exceed the contact budget: `listed` pairs so far,
+ * Throws when this tick's candidate pairs would exceed the contact budget (after undoing this tick's
+ * gravity): `listed` pairs so far,
  * `candidates` more at body `a` (the sphere or moving box whose pairs are being listed).
  */
 export function budgetError(physics: Physics, a: number, listed: number, candidates: number): never {
+  // Gravity was this tick's only write so far: undone, the world is as it was before the step.
+  undoGravity(physics);
   const budget = internalsOf(physics).broadphase.contactBudget;
   throw new PhysicsInputError({
     eid: a,

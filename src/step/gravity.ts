@@ -66,21 +66,3 @@ function gravityLoop(physics: Physics, on: number): void {
   }
 }
 
-/**
- * Puts back the Velocity the dynamic bodies had before this tick's `applyGravity`, bit for bit: the
- * broadphase calls it when a stage after gravity throws (the contact budget, findPairs.ts), so that
- * a step that throws leaves the world as it was.
- */
-export function undoGravity(physics: Physics): void {
-  const internal = internalsOf(physics);
-  const undo = internal.gravityUndo;
-  if (internal.responseCount === 0 || undo === undefined) return;
-  const { flags, maxEid } = internal;
-  const v = physics.components.Velocity;
-  for (let eid = 1; eid <= maxEid; eid++) {
-    if (!isDynamic(flags[eid])) continue;
-    v.x[eid] = undo[3 * eid];
-    v.y[eid] = undo[3 * eid + 1];
-    v.z[eid] = undo[3 * eid + 2];
-  }
-}

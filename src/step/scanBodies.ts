@@ -13,6 +13,7 @@
  *   velocity after gravity, (v + g·dt)·dt, the motion the broadphase will sweep);
  * - moving boxes: every field (`validateBody`) and their motion;
  * - dynamic bodies (spheres with Response): `Response.mode`, `restitution`, `mass`;
+ * - characters: their Character settings (`checkCharacters`: the ranges of `set(Character, …)`, a unit `up`);
  * - static boxes: every one of them when they will be re-bucketed this tick (`staticDirty`, set by
  *   the stage before this one when a static box was written): an unchanged static box was checked
  *   when it was bucketed;
@@ -23,6 +24,7 @@
  * @module
  */
 import { ResponseMode } from '../../components/index.js';
+import { checkCharacters } from '../character/characterSettings.js';
 import { sizeStatsAdd, sizeStatsAddFast, sizeStatsClear } from '../grid/policy.js';
 import { BOUNDS_PAD, boxBounds, checkFriction, checkGravityStep, validateBody } from '../physics/bodyReads.js';
 import { PhysicsInputError } from '../physics/errors.js';
@@ -200,6 +202,7 @@ export function scanBodies(physics: Physics): void {
   if (check === 1 && internal.gravityOn !== 0 && internal.responseCount !== 0) checkGravityStep(physics);
   const bp = internal.broadphase;
   if (check === 1 && bp.staticDirty) validateStatic(physics);
+  if (check === 1 && internal.characterCount !== 0) checkCharacters(physics);
   sizeStatsClear(bp.sizes);
   const scan = scanLoop(physics, check);
   bp.sliceCap = 31 - Math.clz32(Math.floor(scan / SCAN_BODIES));

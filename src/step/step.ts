@@ -15,7 +15,8 @@
  *    damping and the sleepers; adds gravityScale × gravity × dt to the Velocity of the awake
  *    dynamic bodies and damps it (throwing first, with nothing written, when gravity × dt is not
  *    finite), keeping the velocities it replaced: when `findPairs` throws (the contact
- *    budget), `undoGravity` puts them back, so a step that throws has changed nothing.
+ *    budget), `undoGravity` (step/gravityUndo.ts) puts them back before it throws, so a step
+ *    that throws has changed nothing.
  * 4. `findPairs` (step/findPairs.ts) reads Position, Velocity, the shapes, the filters, dt and the
  *    scan's counts; writes the static and dynamic grids, the candidate pairs (`pairs`) and the work counters.
  * 5. `testPairs` (step/testPairs.ts) reads the candidate pairs, Position, Velocity, the shapes and
@@ -57,7 +58,7 @@ import { moveCharacters } from '../character/moveCharacters.js';
 import { clearPurged } from './clearPurged.js';
 import { diffContacts } from '../contacts/contactDiff.js';
 import { findPairs } from './findPairs.js';
-import { applyGravity, undoGravity } from './gravity.js';
+import { applyGravity } from './gravity.js';
 import { checkStatic } from './checkStatic.js';
 import { scanBodies } from './scanBodies.js';
 import { integrate } from './integrate.js';
@@ -95,14 +96,7 @@ export function runBroadphase(physics: Physics): void {
   checkStatic(physics);
   scanBodies(physics);
   applyGravity(physics);
-  try {
-    findPairs(physics);
-  } catch (e) {
-    // The contact budget: gravity was the only write so far, and it is undone (a step that throws
-    // leaves the world as it was).
-    undoGravity(physics);
-    throw e;
-  }
+  findPairs(physics);
 }
 
 /**

@@ -214,7 +214,7 @@ describe('browser demo (npm run demo): the menu of scenes', () => {
     expect((await readout(page)).figures.entries).toBeGreaterThan(5);
     page = await choose('pit');
     await page.evaluate(() => window.demoControl.step(600));
-    expect((await readout(page)).figures).toMatchObject({ balls: 60, moving: 0 });
+    expect((await readout(page)).figures).toMatchObject({ balls: 150, moving: 0 });
     expect(errors).toEqual([]);
   }, PAGE_TIMEOUT);
 

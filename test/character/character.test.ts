@@ -32,6 +32,17 @@ describe('addCharacter and set(Character)', () => {
     expect([physics.components.CollisionFilter.group[b], physics.components.CollisionFilter.mask[b]]).toEqual([2, 5]);
   });
 
+  it('regression: an up vector with huge components normalises instead of overflowing (no Math.hypot in src)', () => {
+    const { physics } = floorWorld();
+    const a = addCharacter(physics, { position: [1, R, 2], radius: R, up: [1e308, 1e308, 0] });
+    const { Character: C } = physics.components;
+    expect(C.upX[a]).toBeCloseTo(Math.SQRT1_2, 15);
+    expect(C.upY[a]).toBeCloseTo(Math.SQRT1_2, 15);
+    expect(C.upZ[a]).toBe(0);
+    const b = addCharacter(physics, { position: [4, R, 2], radius: R, up: [0, 3e-320, 0] });
+    expect([C.upX[b], C.upY[b], C.upZ[b]]).toEqual([0, 1, 0]);
+  });
+
   it('rejects bad options naming the field, creating nothing', () => {
     const { physics } = floorWorld();
     const bad: Array<[object, string]> = [
@@ -79,6 +90,36 @@ describe('addCharacter and set(Character)', () => {
     addComponent(physics.world, e, set(physics.components.Sphere, { radius: 2 }));
     addComponent(physics.world, e, set(C, { gravityScale: 0.5 }));
     expect([C.stepHeight[e], C.snapDistance[e], C.gravityScale[e], C.maxSlope[e]]).toEqual([1, 1, 0.5, Math.PI / 4]);
+  });
+
+  it('regression: a bad setting written straight into the Character store throws at step, naming it, before the tick writes', () => {
+    // Was: a NaN maxSlope or a zero up silently lost the ground, a NaN gravityScale moved the
+    // character to NaN and the next step blamed Position.x.
+    const cases: Array<[keyof typeof bad, number]> = [];
+    const bad = { maxSlope: [NaN, -0.1, 2], stepHeight: [NaN, -1, Infinity], snapDistance: [NaN, -1], gravityScale: [NaN, Infinity], mass: [-1, NaN, Infinity], upY: [0, 2, NaN] };
+    for (const k of Object.keys(bad) as Array<keyof typeof bad>) for (const v of bad[k]) cases.push([k, v]);
+    for (const [k, v] of cases) {
+      const { physics } = floorWorld();
+      const a = addCharacter(physics, { position: [0, R, 0], radius: R });
+      physics.components.Velocity.x[a] = 1;
+      step(physics);
+      const C = physics.components.Character;
+      const good = C[k][a];
+      const hash = hashPhysicsState(physics);
+      C[k][a] = v;
+      let err: unknown;
+      try {
+        step(physics);
+      } catch (e) {
+        err = e;
+      }
+      expect(err, `${k} = ${v}`).toBeInstanceOf(PhysicsInputError);
+      expect((err as PhysicsInputError).field).toBe(k === 'upY' ? 'Character.up' : `Character.${k}`);
+      expect((err as PhysicsInputError).eid).toBe(a);
+      C[k][a] = good;
+      expect(hashPhysicsState(physics)).toBe(hash); // the tick wrote nothing (the bad value put back)
+      step(physics);
+    }
   });
 });
 

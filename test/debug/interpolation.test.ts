@@ -11,7 +11,7 @@ import { createWorld, hasComponent } from 'bitecs';
 import { describe, expect, it } from 'vitest';
 import {
   addBox, addSphere, createFixedStepper, createPhysics, createRollbackRing, disableInterpolation, enableInterpolation,
-  fixedStepAdvance, hashPhysicsState, interpolatePose, interpolatePoses, PhysicsInputError, restoreRollback, saveRollback,
+  fixedStepAdvance, hashPhysicsState, interpolatePose, interpolatePoses, PhysicsInputError, removeBody, restoreRollback, saveRollback,
   setRotation, step, type Physics, type PoseStore,
 } from '../../src/index.js';
 import { buildAllKindsScene } from '../support/allKindsScene.js';
@@ -167,6 +167,30 @@ describe('between the ticks', () => {
     step(physics);
     interpolatePoses(physics, 0.5, out);
     expect([out.x[m], out.y[late]]).toEqual([3.5, 1.5]);
+  });
+
+  it('regression: a body given a removed body\'s id (bitecs recycles ids) is not interpolated from the removed body\'s poses', () => {
+    // Was: removeBody then addSphere in the same tick reused the id, and interpolatePose drew the
+    // new body on the segment from the removed one's last poses (a streak across the screen).
+    const physics = createPhysics(createWorld());
+    const old = addSphere(physics, { position: [0, 0, 0], radius: 1, velocity: [60, 0, 0] });
+    enableInterpolation(physics);
+    step(physics);
+    step(physics);
+    removeBody(physics, old);
+    const bullet = addSphere(physics, { position: [100, 0, 0], radius: 1, velocity: [60, 0, 0] });
+    expect(bullet).toBe(old); // the premise: the id is recycled at once
+    const out = store(16);
+    for (const alpha of [0, 0.5]) {
+      interpolatePose(physics, bullet, alpha, out);
+      expect(out.x[bullet]).toBe(100);
+    }
+    step(physics); // no pose of the new body at tick 2: the current one
+    interpolatePose(physics, bullet, 0.5, out);
+    expect(out.x[bullet]).toBe(101);
+    step(physics);
+    interpolatePose(physics, bullet, 0.5, out);
+    expect(out.x[bullet]).toBe(101.5);
   });
 
   it('right after a restore, before any step: the previous poses only when they belong to the restored timeline', () => {

@@ -4,10 +4,10 @@
  * Position or Velocity (helpers, set(), a direct non-zero velocity), by wakeBody, or when a kinematic
  * body comes near; off by default; the sleep state is in snapshots and the hash.
  */
-import { addComponent, set } from 'bitecs';
+import { addComponent, createWorld, set } from 'bitecs';
 import { describe, expect, it } from 'vitest';
 import {
-  addBox, addSphere, ContactFlags, hashPhysicsState, isAsleep, restoreSnapshot, saveSnapshot, setPosition, setVelocity,
+  addBox, addSphere, ContactFlags, createPhysics, hashPhysicsState, isAsleep, removeBody, restoreSnapshot, saveSnapshot, setPosition, setVelocity,
   snapshotSize, step, wakeBody, type Physics,
 } from '../../src/index.js';
 import { internalsOf } from '../../src/physics/internal.js';
@@ -177,5 +177,25 @@ describe('the sleep option', () => {
     expect(isAsleep(physics, s)).toBe(false);
     settle(physics, 2);
     expect(isAsleep(physics, s)).toBe(true);
+  });
+});
+
+describe('sleep and recycled entity ids', () => {
+  it('regression: a body given a removed sleeper\'s id (bitecs recycles ids) is born awake and falls', () => {
+    // Was: removeBody left the id's asleep flag set, so the next body added with that id hung in the
+    // air asleep until something woke it.
+    const physics = createPhysics(createWorld(), { gravity: [0, -10, 0], sleep: {} });
+    addBox(physics, { position: [0, -1, 0], halfExtents: [10, 1, 10] });
+    const old = addSphere(physics, { position: [0, 0.5, 0], radius: 0.5, velocity: [0, 0, 0], response: 'slide' });
+    for (let t = 0; t < 300 && !isAsleep(physics, old); t++) step(physics);
+    expect(isAsleep(physics, old)).toBe(true);
+    removeBody(physics, old);
+    const fresh = addSphere(physics, { position: [3, 5, 0], radius: 0.5, velocity: [0, 0, 0], response: 'slide' });
+    expect(fresh).toBe(old); // the premise: the id is recycled at once
+    expect(isAsleep(physics, fresh)).toBe(false);
+    step(physics);
+    step(physics);
+    expect(physics.components.Position.y[fresh]).toBeLessThan(5);
+    expect(internalsOf(physics).sleep!.count).toBe(0);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * A small scene with every kind of body, for the rollback-ring and interpolation tests: static,
  * kinematic and dynamic spheres (dynamic = with Response, under gravity), static and kinematic boxes
- * (rotated), sensor spheres and boxes, and filtered bodies, in a box of side `size` whose walls the
+ * (rotated), sensor spheres and boxes, filtered bodies, and characters over a floor, in a box of side `size` whose walls the
  * game reflects moving bodies from. Inputs are velocity writes and the kinematic boxes' rotations (the
  * game turns them), a pure function of (seed, tick, variant): variant 0 is the true input, another
  * variant a wrong prediction of it.
@@ -9,7 +9,7 @@
 import { createWorld, hasComponent, type World } from 'bitecs';
 import { reflectInBounds } from '../../src/scenes/arena.js';
 import { createRng, randomQuat, type Rng } from '../../src/scenes/prng.js';
-import { addBox, addSphere, createPhysics, hashPhysicsState, setRotation, setVelocity, step, type Physics } from '../../src/index.js';
+import { addBox, addCharacter, addSphere, createPhysics, hashPhysicsState, setRotation, setVelocity, step, type Physics } from '../../src/index.js';
 
 export interface AllKindsScene {
   world: World;
@@ -46,6 +46,10 @@ export function buildAllKindsScene(seed: number, n = 36): AllKindsScene {
     else if (kind === 7) moving.push(addBox(physics, { position, velocity: vec(rng, -3, 3), halfExtents: vec(rng, 0.3, 1), rotation: randomQuat(rng), ...filter })); // kinematic box
     else moving.push(addBox(physics, { position, velocity: vec(rng, -3, 3), halfExtents: vec(rng, 0.3, 1), rotation: randomQuat(rng), sensor: true })); // sensor box
   }
+  // A floor, and characters on and above it (moved by the character controller: the inputs write their
+  // desired velocity; grounded and the ground are their state across ticks).
+  addBox(physics, { position: [size / 2, -1, size / 2], halfExtents: [size, 0.5, size] });
+  for (let i = 0; i < 3; i++) moving.push(addCharacter(physics, { position: [rng.range(1, size - 1), i === 0 ? 0.2 : rng.range(1, size), rng.range(1, size - 1)], radius: rng.range(0.3, 0.6) }));
   const ids: number[] = [];
   for (let e = 0; e <= 2 * n; e++) if (hasComponent(world, e, physics.components.Position)) ids.push(e);
   const movingIds = Uint32Array.from(moving);

@@ -54,7 +54,7 @@ export const SCENES: readonly SceneEntry[] = [
   {
     id: 'pit',
     title: 'Ball pit',
-    caption: '60 balls dropped into a box under gravity land on each other and the walls, roll apart and come to rest.',
+    caption: '150 balls dropped into a box under gravity land on each other and the walls and, with friction, come to rest.',
     view: '3d',
     controls: [],
     create: (o) => createPitScene({ seed: o.seed }),

@@ -1,15 +1,14 @@
 /**
  * A ball pit that comes to rest: {@link BALLS} dynamic spheres (Response SLIDE: plastic impacts,
  * radius 0.3 to 0.45) dropped under gravity (−9.81 along y) into an open box (a floor and four walls,
- * static boxes), in two layers. They land on the floor, the walls and each other (the response's
- * impulses between dynamic spheres), roll apart and settle: all at rest by tick 373 with seed 1 (a
- * deeper pile of 90 or more kept some balls moving for over 900 ticks). The page shows how many
- * still move.
+ * static boxes), in four layers. They land on the floor, the walls and each other (the response's
+ * impulses between dynamic spheres) and settle: all at rest by tick 342 with seed 1. The page shows
+ * how many still move.
  *
- * Friction: the response has none yet, so a ball rolling on the floor would slide for ever. Until
- * `createPhysics` has a friction option (it comes with another branch), the scene damps the
- * velocity of every ball that touched something in the last tick, or lies on the floor, by
- * {@link DAMPING} per tick, a stand-in written here (`damp`). FRICTION-OPTION: replace `damp` by the option when it lands.
+ * Friction and sleep are the module's: every ball and box has `friction` {@link FRICTION} (Coulomb; a
+ * pair uses √(μa μb)), and `createPhysics`'s `sleep` option puts a ball that stays slow to sleep, so
+ * the pile stops exactly. (Before the friction option existed the scene damped the balls' velocity
+ * itself, and a pile of 90 or more balls never came to rest.)
  * @module
  */
 import { createWorld } from 'bitecs';
@@ -17,26 +16,24 @@ import { addBox, addSphere, createPhysics, step } from '../../../src/index.js';
 import { createRng } from '../../../src/scenes/prng.js';
 import { COLORS, type ShowScene } from '../showScene.js';
 
-export const BALLS = 60;
-/** Velocity kept per tick by a ball in contact (the friction stand-in). */
-export const DAMPING = 0.9;
+export const BALLS = 150;
+/** Friction coefficient of the balls and the box. */
+export const FRICTION = 0.5;
 /** Below this speed (length units per second) a ball counts as at rest. */
 export const REST_SPEED = 0.05;
-/** A ball whose bottom is this close above the floor (y = 0) is on it. */
-const FLOOR_TOUCH = 1e-6;
 export const HALF_X = 5, HALF_Z = 3;
 const WALL_H = 3;
 
 export function createPitScene(options: { seed: number }): ShowScene {
   const world = createWorld();
-  const physics = createPhysics(world, { dt: 1 / 60, gravity: [0, -9.81, 0], capacity: 256, contactComponent: false });
+  const physics = createPhysics(world, { dt: 1 / 60, gravity: [0, -9.81, 0], capacity: 256, contactComponent: false, sleep: {} });
   const rng = createRng(options.seed);
   const walls = [
-    addBox(physics, { position: [0, -0.5, 0], halfExtents: [HALF_X + 0.5, 0.5, HALF_Z + 0.5] }),
-    addBox(physics, { position: [HALF_X + 0.25, WALL_H / 2, 0], halfExtents: [0.25, WALL_H / 2, HALF_Z + 0.5] }),
-    addBox(physics, { position: [-HALF_X - 0.25, WALL_H / 2, 0], halfExtents: [0.25, WALL_H / 2, HALF_Z + 0.5] }),
-    addBox(physics, { position: [0, WALL_H / 2, HALF_Z + 0.25], halfExtents: [HALF_X, WALL_H / 2, 0.25] }),
-    addBox(physics, { position: [0, WALL_H / 2, -HALF_Z - 0.25], halfExtents: [HALF_X, WALL_H / 2, 0.25] }),
+    addBox(physics, { position: [0, -0.5, 0], halfExtents: [HALF_X + 0.5, 0.5, HALF_Z + 0.5], friction: FRICTION }),
+    addBox(physics, { position: [HALF_X + 0.25, WALL_H / 2, 0], halfExtents: [0.25, WALL_H / 2, HALF_Z + 0.5], friction: FRICTION }),
+    addBox(physics, { position: [-HALF_X - 0.25, WALL_H / 2, 0], halfExtents: [0.25, WALL_H / 2, HALF_Z + 0.5], friction: FRICTION }),
+    addBox(physics, { position: [0, WALL_H / 2, HALF_Z + 0.25], halfExtents: [HALF_X, WALL_H / 2, 0.25], friction: FRICTION }),
+    addBox(physics, { position: [0, WALL_H / 2, -HALF_Z - 0.25], halfExtents: [HALF_X, WALL_H / 2, 0.25], friction: FRICTION }),
   ];
   // A grid of drop points, 1 apart, in layers from y = 2 upward; a little sideways speed each.
   const perLayer = (2 * HALF_X - 1) * (2 * HALF_Z - 1);
@@ -48,28 +45,11 @@ export function createPitScene(options: { seed: number }): ShowScene {
       radius: rng.range(0.3, 0.45),
       velocity: [rng.range(-1, 1), 0, rng.range(-1, 1)],
       response: 'slide',
+      friction: FRICTION,
     });
   });
-  const { Position: p, Velocity: v, Sphere: { radius: r } } = physics.components;
-  const touching = new Uint8Array(physics.components.Position.x.length);
+  const { Velocity: v } = physics.components;
   let restedAt = -1;
-
-  /** The friction stand-in: see the module comment. */
-  function damp(): void {
-    touching.fill(0);
-    const c = physics.contacts;
-    for (let i = 0; i < c.count; i++) {
-      touching[c.a[i]] = 1;
-      touching[c.b[i]] = 1;
-    }
-    for (const b of balls) {
-      // A ball sliding on the floor is not always in the contact list: its height tells.
-      if (touching[b] === 0 && p.y[b] - r[b] > FLOOR_TOUCH) continue;
-      v.x[b] *= DAMPING;
-      v.y[b] *= DAMPING;
-      v.z[b] *= DAMPING;
-    }
-  }
 
   const moving = () => balls.reduce((n, b) => n + (Math.hypot(v.x[b], v.y[b], v.z[b]) > REST_SPEED ? 1 : 0), 0);
   const maxSpeed = () => balls.reduce((m, b) => Math.max(m, Math.hypot(v.x[b], v.y[b], v.z[b])), 0);
@@ -80,7 +60,6 @@ export function createPitScene(options: { seed: number }): ShowScene {
     boxes: Uint32Array.from(walls),
     tick() {
       step(physics);
-      damp();
       if (restedAt < 0 && moving() === 0) restedAt = physics.tick;
       else if (moving() > 0) restedAt = -1;
     },
@@ -89,7 +68,7 @@ export function createPitScene(options: { seed: number }): ShowScene {
     status: () =>
       `balls still moving: ${moving()} of ${BALLS} (orange: faster than ${REST_SPEED} units/s)\n` +
       (restedAt >= 0 ? `all at rest since tick ${restedAt}` : `fastest: ${maxSpeed().toFixed(2)} units/s`) +
-      `\nfriction: a stand-in damping in the scene (the friction option is not on main yet)`,
+      `\nfriction ${FRICTION}, sleep on`,
     bounds2d: [-HALF_X - 2, -1.5, HALF_X + 2, 2 + 1.1 * Math.ceil(BALLS / perLayer) + 1],
     camera3d: { eye: [5, 9, 12], target: [0, 0.8, 0] },
   };
