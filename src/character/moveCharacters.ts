@@ -685,7 +685,8 @@ function copyContact(from: ContactList, i: number, to: ContactList, j: number): 
 
 /**
  * Merges the characters' contacts into the sorted `physics.contacts` (from the back, in place), but
- * for a pair it already has (a dynamic sphere's path found it first).
+ * for a pair it already has (a dynamic sphere's path found it first) and for a pair recorded twice
+ * (two characters touching); the list stays strictly ascending by (a, b) (src/snapshot/checks.ts).
  */
 function mergeContacts(physics: Physics, s: CharacterState): void {
   const mine = s.list;
@@ -696,6 +697,16 @@ function mergeContacts(physics: Physics, s: CharacterState): void {
   let n = 0;
   for (let i = 0; i < mine.count; i++) if (!hasPair(list, n0, mine.a[i], mine.b[i])) order[n++] = i;
   heapSort(mine, after, order, n);
+  // A pair of two characters is recorded by both (each found the other): keep one, the first
+  // recorded (lowest index, so the choice does not depend on the sort), for strictly ascending pairs.
+  let m = 0;
+  for (let k = 0; k < n; k++) {
+    const r = order[k];
+    if (m > 0 && mine.a[order[m - 1]] === mine.a[r] && mine.b[order[m - 1]] === mine.b[r]) {
+      if (r < order[m - 1]) order[m - 1] = r;
+    } else order[m++] = r;
+  }
+  n = m;
   const total = n0 + n;
   contactListReserve(list, total);
   let i = n0 - 1;
