@@ -8,7 +8,7 @@
 import { Client } from '@colyseus/sdk';
 import { createWorld, pipe, query, type World } from 'bitecs';
 import {
-  addSphere, createBroadphaseSystem, createIntegrateSystem, createNarrowphaseSystem, createPhysics, hashPhysicsStateWords,
+  addCharacter, createBroadphaseSystem, createIntegrateSystem, createNarrowphaseSystem, createPhysics, hashPhysicsStateWords,
   removeBody, restoreBodyManifest, restoreEntityIds, restoreSnapshot, type Physics,
 } from '../../src/index.js';
 
@@ -50,8 +50,27 @@ export async function docsClient(endpoint: string, roomId: string, patrol: boole
     restoreBodyManifest(physics, b, 40 + pad8(ids));
     restoreSnapshot(physics, b, 40 + pad8(ids) + pad8(manifest));
     const p = physics;
-    const { Box, Position: P, Velocity: V } = p.components;
+    const { Box, Character, Position: P, Velocity: V } = p.components;
     const bound = half - 2;
+    // The steer hold: every character's Velocity before the module's systems is written back after them.
+    let held = new Float64Array(0);
+    const keep = (w: World) => {
+      if (held.length < 3 * V.x.length) held = new Float64Array(3 * V.x.length);
+      for (const e of query(w, [Character])) {
+        held[3 * e] = V.x[e];
+        held[3 * e + 1] = V.y[e];
+        held[3 * e + 2] = V.z[e];
+      }
+      return w;
+    };
+    const restore = (w: World) => {
+      for (const e of query(w, [Character])) {
+        V.x[e] = held[3 * e];
+        V.y[e] = held[3 * e + 1];
+        V.z[e] = held[3 * e + 2];
+      }
+      return w;
+    };
     const patrolSystem = (w: World) => {
       for (const e of query(w, [Box, V])) {
         if ((P.x[e] > bound && V.x[e] > 0) || (P.x[e] < -bound && V.x[e] < 0)) V.x[e] = -V.x[e];
@@ -60,7 +79,7 @@ export async function docsClient(endpoint: string, roomId: string, patrol: boole
       return w;
     };
     const broad = createBroadphaseSystem(p), narrow = createNarrowphaseSystem(p), integrate = createIntegrateSystem(p);
-    tick = patrol ? pipe(broad, narrow, integrate, patrolSystem) : pipe(broad, narrow, integrate);
+    tick = patrol ? pipe(keep, broad, narrow, integrate, restore, patrolSystem) : pipe(keep, broad, narrow, integrate, restore);
     hashPhysicsStateWords(p, words, 0);
     out.joins++;
     if (out.joinTick < 0) out.joinTick = v.getUint32(4, true);
@@ -79,7 +98,7 @@ export async function docsClient(endpoint: string, roomId: string, patrol: boole
       const kind = v.getUint8(at), eid = v.getUint32(at + 1, true);
       if (kind === EV_SPAWN) {
         const x = v.getFloat64(at + 5, true), z = v.getFloat64(at + 13, true);
-        if (addSphere(physics, { position: { x, y: 0, z }, radius: 0.5, velocity: { x: 0, y: 0, z: 0 }, response: 'slide' }) !== eid) throw new Error('spawn got another entity id');
+        if (addCharacter(physics, { position: { x, y: 0, z }, radius: 0.5 }) !== eid) throw new Error('spawn got another entity id');
         at += 21;
       } else if (kind === EV_STEER) {
         const V = physics.components.Velocity;

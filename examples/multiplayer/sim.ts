@@ -6,24 +6,26 @@
  * The arena is flat: every body's centre is at y = 0 and every velocity has y = 0, so the game
  * plays in the x–z plane (length units, seconds; velocities in units per second). Four static walls
  * enclose a square of half side `half`; inside are static pillars (some rotated about y), moving boxes
- * that patrol (reverse at the patrol bound), balls, and the players' spheres.
+ * that patrol (reverse at the patrol bound), balls, and the players' characters (spheres).
  *
- * Per tick: broadphase → narrowphase (sphere–box and sphere–sphere contacts, and the module's
- * collision response, docs/response.md) → integrate → `patrol`. Every sphere is a dynamic body (the
- * Response component): balls `'bounce'` with restitution 1 (elastic, so the arena never runs down),
- * players `'slide'` (collide-and-slide: steered into a wall or a pillar, a player keeps the part of
- * its stick along the surface and glides along it instead of being thrown back against the stick,
- * which is what a steered character wants; a ball that hits a player still bounces off it, the larger
- * restitution of the pair counting). Boxes have no Response: walls and pillars are static, moving
+ * Per tick: hold the steer → broadphase → narrowphase (sphere–box and sphere–sphere contacts, the
+ * module's collision response, docs/response.md, and its character controller, docs/character.md)
+ * → integrate → restore the steer → `patrol`. Balls are dynamic spheres (the Response component)
+ * that `'bounce'` with restitution 1 (elastic, so the arena never runs down). Players are characters
+ * (`addCharacter`): collide-and-slide, so a player steered into a wall, a pillar or another player
+ * keeps the part of its stick along the surface and glides along it; characters are not pushed (a
+ * ball that hits one bounces off it). A player's Velocity between ticks is its steer, held across
+ * the step (`createSteerHold`). Boxes have no Response: walls and pillars are static, moving
  * boxes kinematic (they push spheres and are never pushed). State updates use + − × ÷ only (no
  * Math.random, no sin/cos/pow); the scene is built on the server from a seeded PRNG and reaches
- * clients as a snapshot (with the body manifest, which carries the Response components).
+ * clients as a snapshot (with the body manifest, which carries the Response and Character components).
  *
  * Run nothing here: the room (room.ts) and the client (client.ts) use it.
  */
 import { createWorld, pipe, query, type World } from 'bitecs';
 import {
   addBox,
+  addCharacter,
   addSphere,
   bodyManifestSize,
   createBroadphaseSystem,
@@ -57,8 +59,6 @@ const STEER = PLAYER_SPEED / 127;
 const PITCH = 3;
 /** Balls bounce elastically (no gravity in the flat arena: every impact bounces). */
 const BALL = { response: 'bounce', restitution: 1 } as const;
-/** Players slide along what they hit (see the module comment). */
-const PLAYER = { response: 'slide' } as const;
 const WALL = 1;
 
 export interface SceneOptions {
@@ -77,16 +77,57 @@ export interface Sim {
 }
 
 /**
- * The module's three systems (the narrowphase runs the collision response of the dynamic spheres),
- * then the game's patrol.
+ * The module's three systems (the narrowphase runs the collision response of the dynamic spheres
+ * and the character controller of the players), with the players' steer held around them, then the
+ * game's patrol.
  */
 export function createSimPipe(physics: Physics, half: number): (world: World) => World {
+  const hold = createSteerHold(physics);
   return pipe(
+    hold.keep,
     createBroadphaseSystem(physics),
     createNarrowphaseSystem(physics),
     createIntegrateSystem(physics),
+    hold.restore,
     createPatrolSystem(physics, half - 2),
   );
+}
+
+/**
+ * Holds each player's steer across the tick. A character's Velocity is its desired velocity for the
+ * tick, and the controller writes back the velocity it actually had (docs/character.md): pressed
+ * into a wall, a pillar or another player, the slid or zero velocity would replace the stick until
+ * the next steer event. `keep` copies every character's Velocity (the steer: the last steer event,
+ * units per second, world frame) before the module's systems, `restore` writes it back after them,
+ * so between ticks a player's Velocity is always its steer. It lives in Velocity, hence in the
+ * snapshot, the join state, the rollback ring and the state hash, and every replica that steps
+ * through this pipe applies it at every tick. The copy is per-tick scratch of this pipe (written
+ * before it is read, every tick), grown by doubling with the component capacity.
+ */
+function createSteerHold(physics: Physics): { keep: (world: World) => World; restore: (world: World) => World } {
+  const { Character, Velocity: V } = physics.components;
+  const held = { v: new Float64Array(0) };
+  const keep = (world: World): World => {
+    const n = V.x.length;
+    if (held.v.length < 3 * n) held.v = new Float64Array(Math.max(3 * n, 2 * held.v.length));
+    const h = held.v;
+    for (const e of query(world, [Character])) {
+      h[3 * e] = V.x[e];
+      h[3 * e + 1] = V.y[e];
+      h[3 * e + 2] = V.z[e];
+    }
+    return world;
+  };
+  const restore = (world: World): World => {
+    const h = held.v;
+    for (const e of query(world, [Character])) {
+      V.x[e] = h[3 * e];
+      V.y[e] = h[3 * e + 1];
+      V.z[e] = h[3 * e + 2];
+    }
+    return world;
+  };
+  return { keep, restore };
 }
 
 function simOf(world: World, physics: Physics, half: number): Sim {
@@ -152,21 +193,30 @@ export function createSceneSim(o: SceneOptions): Sim {
   return simOf(world, physics, half);
 }
 
-/** Where the k-th player spawns (k = 0, 1, …): along the free cells' row, x varies with k. */
+/**
+ * Where the k-th player spawns (k = 0, 1, …): in the free cells' row, x advancing 1.75 with k, in two
+ * lanes along x, z = −half + 0.9 for even k and −half + 2.1 for odd k (1.2 apart, more than a
+ * player's diameter; players k and k + 2 are 3.5 apart in x). Players are characters and do not
+ * push each other: in one lane, a player steered along the row stopped against its neighbour 0.75
+ * units away (the browser test's page).
+ */
 export function spawnPoint(sim: Sim, k: number, out: { x: number; z: number }): void {
   const lane = 2 * sim.half - 2;
   out.x = -sim.half + 1 + ((k * 1.75) % lane);
-  out.z = -sim.half + PITCH / 2;
+  out.z = -sim.half + (k % 2 === 0 ? 0.9 : 2.1);
 }
 
 // ---- Events (the only changes besides stepping; server and replicas apply the same) ------------
 
-/** Adds a player's sphere (dynamic, sliding) at rest at (x, 0, z); returns its entity id. */
+/** Adds a player's character (a sphere moved by collide-and-slide) at rest at (x, 0, z); returns its entity id. */
 export function spawnPlayer(sim: Sim, x: number, z: number): number {
-  return addSphere(sim.physics, { position: { x, y: 0, z }, radius: PLAYER_RADIUS, velocity: { x: 0, y: 0, z: 0 }, ...PLAYER });
+  return addCharacter(sim.physics, { position: { x, y: 0, z }, radius: PLAYER_RADIUS });
 }
 
-/** Sets a player's velocity from an input (dx, dz in −127 … 127): k · PLAYER_SPEED / 127 per axis. */
+/**
+ * Sets a player's steer from an input (dx, dz in −127 … 127): Velocity := k · PLAYER_SPEED / 127 per
+ * axis. The pipe holds it (createSteerHold): it is the desired velocity of every tick until the next steer.
+ */
 export function steerPlayer(sim: Sim, eid: number, dx: number, dz: number): void {
   const V = sim.physics.components.Velocity;
   V.x[eid] = dx * STEER;

@@ -79,10 +79,13 @@ describe('one process', () => {
     expect(fifth.joinTick).toBeGreaterThanOrEqual(150);
     expect(fifth.sync.firstChecked).toBe(fifth.joinTick + 1);
     expect(first.room.state.players.size).toBe(5);
-    // The late joiner's replica has the built-in collision response on every sphere (players and
-    // balls), recreated from the body manifest, as the server's room has.
-    const { Sphere, Response } = fifth.sim!.physics.components;
-    expect(query(fifth.sim!.world, [Sphere, Response]).length).toBe(query(fifth.sim!.world, [Sphere]).length);
+    // The late joiner's replica, recreated from the body manifest as the server's room has it: the
+    // five players are characters (without Response), every other sphere (the balls) is dynamic.
+    const { Sphere, Response, Character } = fifth.sim!.physics.components;
+    const players = [...first.room.state.players.values()].map((p) => p.eid).sort((a, b) => a - b);
+    expect([...query(fifth.sim!.world, [Character])].sort((a, b) => a - b)).toEqual(players);
+    expect(query(fifth.sim!.world, [Sphere, Character, Response]).length).toBe(0);
+    expect(query(fifth.sim!.world, [Sphere, Response]).length + players.length).toBe(query(fifth.sim!.world, [Sphere]).length);
     expect(query(fifth.sim!.world, [Response]).length).toBeGreaterThan(BODIES / 2);
     // The replicas replayed real traffic: five spawns and many steering inputs.
     expect(first.eventsApplied).toBeGreaterThan(5 + 50);
