@@ -95,12 +95,20 @@ export function setTick(physics: Physics, tick: number): void {
 }
 
 /**
- * Throws `PhysicsInputError` when `physics` was destroyed (`destroyPhysics`): its observers are gone,
+ * Throws `PhysicsInputError` when `physics` is not an instance made by `createPhysics`, or was
+ * destroyed (`destroyPhysics`): its observers are gone,
  * so bodies added to it would be ignored and their writes land beyond its stores. `source` names
  * the function called (undefined for `step` and the systems).
  */
 export function checkLive(physics: Physics, source: string | undefined): void {
-  if (internalsOf(physics).destroyed) {
+  // Not a Physics at all (undefined, null, a number, another object): a clear error instead of a
+  // TypeError from reading the internals.
+  const internal = physics !== null && typeof physics === 'object' ? (physics as PhysicsState)[INTERNAL] : undefined;
+  if (internal === undefined) {
+    const got = physics === null ? 'null' : typeof physics === 'object' ? 'an object that is not one' : typeof physics;
+    throw new PhysicsInputError({ field: 'physics', problem: `must be the instance createPhysics returned, got ${got}`, source });
+  }
+  if (internal.destroyed) {
     throw new PhysicsInputError({ field: 'physics', problem: 'this instance was destroyed by destroyPhysics; create a new one with createPhysics', source });
   }
 }

@@ -21,7 +21,7 @@ import { WHOLE_TICK } from '../grid/cells.js';
 import { createQueryOut, gridQuerySlice, type QueryOut } from '../grid/query.js';
 import { growArray } from '../math/grow.js';
 import { boxBounds } from '../physics/bodyReads.js';
-import { internalsOf } from '../physics/internal.js';
+import { checkLive, internalsOf } from '../physics/internal.js';
 import { BodyFlags, ContactFlags, type Physics } from '../physics/physicsTypes.js';
 import { recordContact } from './contactRecords.js';
 import { isDynamic } from './isDynamic.js';
@@ -84,6 +84,7 @@ export function wake(s: SleepState, eid: number): void {
 
 /** Whether `eid` is asleep (false with sleep off). */
 export function isAsleep(physics: Physics, eid: number): boolean {
+  checkLive(physics, 'isAsleep');
   const s = internalsOf(physics).sleep;
   return s !== null && s !== undefined && s.asleep[eid] === 1;
 }

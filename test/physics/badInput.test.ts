@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import {
   addBox, addSphere, createBroadphaseSystem, createIntegrateSystem, createNarrowphaseSystem, createPhysics,
   destroyPhysics, markStaticDirty, removeBody, runBroadphase, runIntegrate, runNarrowphase, setHalfExtents,
-  setPosition, setRadius, setRotation, setVelocity, step, type Physics, type Vec3Store,
+  isAsleep, setPosition, setRadius, setRotation, setVelocity, step, type Physics, type Vec3Store,
 } from '../../src/index.js';
 import { boxRotation, validateBody } from '../../src/physics/bodyReads.js';
 
@@ -138,6 +138,19 @@ describe('regressions: helpers on the wrong entity', () => {
     for (const e of [plain, gone, 99, -1, 1.5, 2 ** 40]) expectError(() => removeBody(physics, e), e, 'removeBody: eid', /not a body/);
     removeBody(physics, s);
     expectError(() => removeBody(physics, s), s, 'removeBody: eid'); // twice
+  });
+
+  it('regression: a first argument that is not a Physics throws PhysicsInputError naming physics (it was a TypeError reading the internals)', () => {
+    for (const bad of [undefined, null, 3, {}, 'physics'] as unknown as Physics[]) {
+      const calls: [string, () => unknown][] = [
+        ['addSphere', () => addSphere(bad, { position: [0, 0, 0], radius: 1 })],
+        ['setPosition', () => setPosition(bad, 1, [1, 0, 0])],
+        ['removeBody', () => removeBody(bad, 1)],
+        ['isAsleep', () => isAsleep(bad, 1)],
+      ];
+      for (const [source, call] of calls) expectError(call, -1, `${source}: physics`, /must be the instance createPhysics returned/);
+      expectError(() => step(bad), -1, 'physics', /must be the instance createPhysics returned/);
+    }
   });
 
   it('regression: a destroyed instance throws from every helper, step and the systems (bodies added after destroyPhysics were ignored, their writes out of range)', () => {
