@@ -49,7 +49,7 @@ import { sortUniqueIds } from '../grid/sortIds.js';
 import { heapSort } from '../math/heapSort.js';
 import { cosineAt } from '../math/trig.js';
 import { BOUNDS_PAD, loadBox } from '../physics/bodyReads.js';
-import { contactListReserve } from '../physics/idLists.js';
+import { contactListCopy, contactListReserve } from '../physics/idLists.js';
 import { internalsOf } from '../physics/internal.js';
 import { BodyFlags, type ContactList, type Physics } from '../physics/physicsTypes.js';
 import { isDynamic } from '../response/isDynamic.js';
@@ -668,21 +668,6 @@ function hasPair(list: ContactList, n: number, a: number, b: number): boolean {
   return false;
 }
 
-/** Copies contact `i` of `from` to slot `j` of `to`. */
-function copyContact(from: ContactList, i: number, to: ContactList, j: number): void {
-  to.a[j] = from.a[i];
-  to.b[j] = from.b[i];
-  to.nx[j] = from.nx[i];
-  to.ny[j] = from.ny[i];
-  to.nz[j] = from.nz[i];
-  to.depth[j] = from.depth[i];
-  to.px[j] = from.px[i];
-  to.py[j] = from.py[i];
-  to.pz[j] = from.pz[i];
-  to.toi[j] = from.toi[i];
-  to.flags[j] = from.flags[i];
-}
-
 /**
  * Merges the characters' contacts into the sorted `physics.contacts` (from the back, in place), but
  * for a pair it already has (a dynamic sphere's path found it first) and for a pair recorded twice
@@ -714,8 +699,8 @@ function mergeContacts(physics: Physics, s: CharacterState): void {
   for (let k = n - 1; k >= 0; k--) {
     const r = order[k];
     const a = mine.a[r], b = mine.b[r];
-    while (i >= 0 && (list.a[i] > a || (list.a[i] === a && list.b[i] > b))) copyContact(list, i--, list, j--);
-    copyContact(mine, r, list, j--);
+    while (i >= 0 && (list.a[i] > a || (list.a[i] === a && list.b[i] > b))) contactListCopy(list, i--, list, j--);
+    contactListCopy(mine, r, list, j--);
   }
   list.count = total;
 }

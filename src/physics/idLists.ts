@@ -64,3 +64,18 @@ export function contactListReserve(list: ContactList, n: number): void {
   const l = list as unknown as Record<string, Growable>;
   for (const k of ['a', 'b', 'nx', 'ny', 'nz', 'depth', 'px', 'py', 'pz', 'toi', 'flags']) l[k] = growArray(l[k], cap);
 }
+
+/** Copies contact `i` of `from` to slot `j` of `to` (room reserved by the caller; `from` may be `to`). */
+export function contactListCopy(from: ContactList, i: number, to: ContactList, j: number): void {
+  to.a[j] = from.a[i];
+  to.b[j] = from.b[i];
+  to.nx[j] = from.nx[i];
+  to.ny[j] = from.ny[i];
+  to.nz[j] = from.nz[i];
+  to.depth[j] = from.depth[i];
+  to.px[j] = from.px[i];
+  to.py[j] = from.py[i];
+  to.pz[j] = from.pz[i];
+  to.toi[j] = from.toi[i];
+  to.flags[j] = from.flags[i];
+}

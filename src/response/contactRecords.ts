@@ -11,7 +11,7 @@
  * @module
  */
 import { sortIds } from '../grid/sortIds.js';
-import { contactListReserve } from '../physics/idLists.js';
+import { contactListCopy, contactListReserve } from '../physics/idLists.js';
 import type { ContactList } from '../physics/physicsTypes.js';
 import { REC_SLOTS, reserveRecord, type ResponseState } from './responseState.js';
 
@@ -83,21 +83,6 @@ export function clearRecords(s: ResponseState): void {
   s.recCount = 0;
 }
 
-/** Copies contact `i` of `from` to slot `j` of `to` (room reserved). */
-function copyContact(from: ContactList, i: number, to: ContactList, j: number): void {
-  to.a[j] = from.a[i];
-  to.b[j] = from.b[i];
-  to.nx[j] = from.nx[i];
-  to.ny[j] = from.ny[i];
-  to.nz[j] = from.nz[i];
-  to.depth[j] = from.depth[i];
-  to.px[j] = from.px[i];
-  to.py[j] = from.py[i];
-  to.pz[j] = from.pz[i];
-  to.toi[j] = from.toi[i];
-  to.flags[j] = from.flags[i];
-}
-
 /** Writes record `r` to slot `j` of `to` (room reserved). */
 function writeRecord(s: ResponseState, r: number, to: ContactList, j: number): void {
   const o = REC_SLOTS * r;
@@ -150,7 +135,7 @@ export function mergeRecords(s: ResponseState, list: ContactList): void {
     for (let k = n - 1; k >= 0; k--) {
       const r = s.sorted[k];
       const b = s.recB[r];
-      while (i >= 0 && (list.a[i] > a || (list.a[i] === a && list.b[i] > b))) copyContact(list, i--, list, j--);
+      while (i >= 0 && (list.a[i] > a || (list.a[i] === a && list.b[i] > b))) contactListCopy(list, i--, list, j--);
       writeRecord(s, r, list, j--);
     }
   }
