@@ -14,25 +14,17 @@
  */
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client, type Room } from '@colyseus/sdk';
+import type { Room } from '@colyseus/sdk';
 import { createRng } from '../../src/scenes/prng.js';
 import { hashWords, loadJoinState, type Sim } from './sim.js';
-import { ArenaState } from './state.js';
+import type { ArenaState } from './state.js';
+import { joinArenaRoom, type RoomConnectOptions } from './joinRoom.js';
 import {
   applyTickEvents, C_HASH, C_INPUT, C_RESYNC, encodeHash, encodeInput, readTickHeader, S_JOIN, S_NOTICE, S_TICK,
   type Notice, type TickHeader,
 } from './wire.js';
 
-export interface ArenaClientOptions {
-  /** The server's HTTP endpoint, e.g. `http://127.0.0.1:2567`. */
-  endpoint: string;
-  /** How to get a room (default `joinOrCreate`). */
-  join?: 'joinOrCreate' | 'create' | { roomId: string };
-  /** The room type to join or create (default `arena`). */
-  roomName?: string;
-  /** Options for a room this client creates: `bodies`, `seed`. */
-  roomOptions?: { bodies?: number; seed?: number };
-  name?: string;
+export interface ArenaClientOptions extends RoomConnectOptions {
   /** Keep and check a replica (default true); without, the client only counts ticks and bytes. */
   replica?: boolean;
   /** Report the replica's hash to the server every tick (default true). */
@@ -94,13 +86,7 @@ export class ArenaClient {
 
   /** Joins (or creates) an arena room through `endpoint` and resolves once the join is confirmed. */
   static async connect(o: ArenaClientOptions): Promise<ArenaClient> {
-    const sdk = new Client(o.endpoint);
-    const options = { ...o.roomOptions, name: o.name };
-    const how = o.join ?? 'joinOrCreate';
-    const room = typeof how === 'object'
-      ? await sdk.joinById<ArenaState>(how.roomId, options, ArenaState)
-      : await sdk[how]<ArenaState>(o.roomName ?? 'arena', options, ArenaState);
-    return new ArenaClient(room as Room<unknown, ArenaState>, o);
+    return new ArenaClient(await joinArenaRoom(o), o);
   }
 
   /** Steers my sphere at `tick` (dx, dz in −127 … 127). */

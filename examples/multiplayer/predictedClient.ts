@@ -24,10 +24,11 @@
  *
  * Everything here runs in browsers as in Node (no Node imports).
  */
-import { Client, type Room } from '@colyseus/sdk';
+import type { Room } from '@colyseus/sdk';
 import { createRollbackRing, enableInterpolation, restoreRollback, saveRollback, type RollbackRing } from '../../src/index.js';
 import { hashWords, loadJoinState, steerPlayer, TICK_RATE, type Sim } from './sim.js';
-import { ArenaState } from './state.js';
+import type { ArenaState } from './state.js';
+import { joinArenaRoom, type RoomConnectOptions } from './joinRoom.js';
 import {
   applyTickEvents, C_HASH, C_INPUT, C_RESYNC, EV_SPAWN, EV_STEER, readTickHeader, S_JOIN, S_NOTICE, S_TICK, TICK_HEADER,
   type Notice, type TickHeader,
@@ -43,16 +44,7 @@ const MAX_PLAYERS = 32;
 /** Predicted ticks one `update` may step by default (a long stall is caught up over a few calls). */
 const MAX_STEPS_PER_UPDATE = 8;
 
-export interface PredictedClientOptions {
-  /** The server's (or the delay proxy's) HTTP endpoint, e.g. `http://127.0.0.1:2567`. */
-  endpoint: string;
-  /** How to get a room (default `joinOrCreate`). */
-  join?: 'joinOrCreate' | 'create' | { roomId: string };
-  /** The room type (default `arena`). */
-  roomName?: string;
-  /** Options for a room this client creates: `bodies`, `seed`. */
-  roomOptions?: { bodies?: number; seed?: number };
-  name?: string;
+export interface PredictedClientOptions extends RoomConnectOptions {
   /** Frames of the rollback ring (default 48): the client predicts at most depth − 2 ticks ahead. */
   depth?: number;
   /** Ticks one `update` may predict (default 8). */
@@ -222,13 +214,7 @@ export class PredictedClient {
 
   /** Joins (or creates) an arena room through `endpoint` and resolves once the join is confirmed. */
   static async connect(o: PredictedClientOptions): Promise<PredictedClient> {
-    const sdk = new Client(o.endpoint);
-    const options = { ...o.roomOptions, name: o.name };
-    const how = o.join ?? 'joinOrCreate';
-    const room = typeof how === 'object'
-      ? await sdk.joinById<ArenaState>(how.roomId, options, ArenaState)
-      : await sdk[how]<ArenaState>(o.roomName ?? 'arena', options, ArenaState);
-    return new PredictedClient(room as Room<unknown, ArenaState>, o);
+    return new PredictedClient(await joinArenaRoom(o), o);
   }
 
   /**
