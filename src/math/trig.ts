@@ -19,7 +19,7 @@ const TWO_PI_HI = 6.28318530717958623200e+00;
 const TWO_PI_LO = 2.44929359829470635445e-16;
 const INV_TWO_PI = 1.59154943091895335769e-01;
 
-/** 1/(2n)! for n = 1 … 17, with alternating signs applied in the sum. */
+/** Terms of the series after the constant: cos up to r³⁴/34!, sin up to r³⁵/35! (below 1e-22 at |r| = π). */
 const COS_TERMS = 17;
 const SIN_TERMS = 17;
 
