@@ -7,7 +7,7 @@
  */
 import { buildGas, type Gas } from '../src/scenes/gas.js';
 import { internalsOf } from '../src/physics/internal.js';
-import { R_CAPPED, R_CASTS, R_IMPACTS, R_SUSPECTS } from '../src/response/responseState.js';
+import { R_CAPPED, R_CASTS, R_IMPACTS, R_REJECTS, R_SUSPECTS } from '../src/response/responseState.js';
 import { median, now } from './common.js';
 
 export interface GasResult {
@@ -19,6 +19,7 @@ export interface GasResult {
   casts: number;
   capped: number;
   suspects: number;
+  rejects: number;
 }
 
 function arg(name: string, fallback: string): string {
@@ -35,7 +36,7 @@ export function runGas(size: number, rounds: number, ticks: number, warm = 3): G
     dynamic.tick();
   }
   const d: number[] = [], r: number[] = [];
-  const work = [0, 0, 0, 0];
+  const work = [0, 0, 0, 0, 0];
   const time = (g: Gas, count: boolean): number => {
     const t0 = now();
     for (let i = 0; i < ticks; i++) {
@@ -46,6 +47,7 @@ export function runGas(size: number, rounds: number, ticks: number, warm = 3): G
       work[1] += w[R_CASTS];
       work[2] += w[R_CAPPED];
       work[3] += w[R_SUSPECTS];
+      work[4] += w[R_REJECTS];
     }
     return (now() - t0) / ticks;
   };
@@ -61,7 +63,7 @@ export function runGas(size: number, rounds: number, ticks: number, warm = 3): G
   const n = rounds * ticks;
   return {
     spheres: size, detectionMs: median(d), responseMs: median(r), ratio: median(r) / median(d),
-    impacts: work[0] / n, casts: work[1] / n, capped: work[2] / n, suspects: work[3] / n,
+    impacts: work[0] / n, casts: work[1] / n, capped: work[2] / n, suspects: work[3] / n, rejects: work[4] / n,
   };
 }
 
@@ -72,7 +74,7 @@ if (process.argv[1]?.endsWith('gas.ts')) {
   const results = sizes.map((size) => {
     const g = runGas(size, rounds, ticks);
     console.log(`gas N = ${size}: detection only ${g.detectionMs.toFixed(2)} ms/tick, response ${g.responseMs.toFixed(2)} ms/tick (${g.ratio.toFixed(2)}×); ` +
-      `per tick ${g.impacts.toFixed(0)} impacts, ${g.casts.toFixed(0)} casts, ${g.capped.toFixed(0)} capped, ${g.suspects.toFixed(0)} checked by the projection`);
+      `per tick ${g.impacts.toFixed(0)} impacts, ${g.casts.toFixed(0)} casts, ${g.rejects.toFixed(0)} rejected before a cast, ${g.capped.toFixed(0)} capped, ${g.suspects.toFixed(0)} checked by the projection`);
     return g;
   });
   for (let i = 1; i < results.length; i++) {

@@ -18,7 +18,7 @@
  * @module
  */
 import { WHOLE_TICK } from '../grid/cells.js';
-import { gridQuerySlice } from '../grid/query.js';
+import { gridQuerySlice, type QueryOut } from '../grid/query.js';
 import { castSphereBox } from '../geometry/castSphereBox.js';
 import { castSphereSphere } from '../geometry/castSphereSphere.js';
 import { contactSphereBox } from '../geometry/contactSphereBox.js';
@@ -30,9 +30,12 @@ import { heapPush } from './eventQueue.js';
 import { isRecorded, recordContact, RI_DEPTH, RI_NX, RI_PX, RI_TOI } from './contactRecords.js';
 import { isDynamic } from './isDynamic.js';
 import { addConstraint } from './solver.js';
-import { DYNAMIC, R_CASTS, reserveEvents, type ResponseState } from './responseState.js';
+import { CAPPED, DYNAMIC, R_CASTS, R_REJECTS, reserveEvents, type ResponseState } from './responseState.js';
 import { capBody, listSuspect } from './suspects.js';
 import { sweepStatic } from './sweepStatic.js';
+import { queryPaths, PATH_SLACK } from './pathGrid.js';
+import { trackPath } from './paths.js';
+import { sweptSpheresApart } from './sweptApart.js';
 
 const { SPHERE, BOX, MOVING, SENSOR } = BodyFlags;
 
@@ -129,7 +132,40 @@ function queryPath(physics: Physics, s: ResponseState, a: number): void {
   out.count = 0;
   gridQuerySlice(s.staticGrid!, out, q, 0, WHOLE_TICK);
   const dynamicGrid = s.dynamicGrid!;
-  if (dynamicGrid.count > 0) gridQuerySlice(dynamicGrid, out, q, 0, WHOLE_TICK);
+  if (dynamicGrid.count === 0) return;
+  if (s.paths.active) {
+    // The remaining paths instead of the tick's reach (pathGrid.ts), unless the order of the
+    // candidates may matter (time 0).
+    const start = out.count;
+    queryPaths(s.paths, q, out);
+    if (now !== 0 || !orderMatters(physics, s, a, out, start)) return;
+    out.count = start;
+  }
+  gridQuerySlice(dynamicGrid, out, q, 0, WHOLE_TICK);
+}
+
+/**
+ * Whether the order of the candidates `out.ids[start ..]` of `a`'s prediction at time 0 may change
+ * its result (see the module notes): one of them is not moved by the response (kinematic, sleeping,
+ * a moving box), or two spheres are within reach of a touch at the start (closer than the radii sum
+ * plus the rest skin plus PATH_SLACK of the magnitudes).
+ */
+function orderMatters(physics: Physics, s: ResponseState, a: number, out: QueryOut, start: number): boolean {
+  const p = physics.components.Position, r = physics.components.Sphere.radius;
+  const flags = internalsOf(physics).flags;
+  const ax = p.x[a], ay = p.y[a], az = p.z[a], ra = r[a];
+  let near = 0;
+  for (let k = start; k < out.count; k++) {
+    const x = out.ids[k];
+    if (x === a) continue;
+    const st = s.state[x];
+    if ((st !== DYNAMIC && st !== CAPPED) || (flags[x] & SPHERE) === 0) return true;
+    const dx = ax - p.x[x], dy = ay - p.y[x], dz = az - p.z[x];
+    const R = ra + r[x];
+    const reach = R + REST_SKIN * ra + PATH_SLACK * (1 + Math.abs(ax) + Math.abs(ay) + Math.abs(az) + Math.abs(p.x[x]) + Math.abs(p.y[x]) + Math.abs(p.z[x]) + R);
+    if (!(dx * dx + dy * dy + dz * dz > reach * reach) && ++near >= 2) return true;
+  }
+  return false;
 }
 
 /** Whether `a` and `x` may touch: shapes, filters. */
@@ -226,6 +262,11 @@ function castPartner(physics: Physics, s: ResponseState, a: number, x: number): 
   motion.x = rx * t;
   motion.y = ry * t;
   motion.z = rz * t;
+  // Paths that stay clear of each other: the cast would miss (sweptApart.ts), so it is skipped.
+  if (xSphere && sweptSpheresApart(sphereA, motion, sphereX)) {
+    s.work[R_REJECTS]++;
+    return false;
+  }
   s.work[R_CASTS]++;
   const hit = xSphere ? castSphereSphere(sphereA, motion, sphereX, cast) : castSphereBox(sphereA, motion, box, cast);
   if (!hit) return false;
@@ -321,9 +362,11 @@ export function predict(physics: Physics, s: ResponseState, a: number): void {
   s.conStart = s.conCount;
   // Push-outs (overlaps at the start of the tick): PUSH_OUTS of any depth, PUSH_OUTS more of deep
   // overlaps only; then predict from where it is.
-  for (let pass = 0; ; pass++) {
+  let pass = 0;
+  for (; ; pass++) {
     s.pushing = pass < PUSH_OUTS ? PUSH_ANY : pass < 2 * PUSH_OUTS ? PUSH_DEEP : PUSH_NONE;
     if (!scan(physics, s, a)) break;
   }
+  if (pass !== 0) trackPath(physics, s, a);
   if (s.best[B_TIME] <= 1) pushBest(s, a);
 }

@@ -28,6 +28,7 @@ import { WHOLE_TICK } from '../grid/cells.js';
 import { gridQuerySlice } from '../grid/query.js';
 import { SW_MX, SW_R, SW_X, SWEEP_SLOTS, sweptSphereBounds } from '../physics/bodyReads.js';
 import { project } from './project.js';
+import { buildPaths, trackPath } from './paths.js';
 import { capBody, listSuspect } from './suspects.js';
 import { CAPPED, DYNAMIC, R_BODIES, R_EVENTS, R_IMPACTS, responseReserveBodies, createResponseState, type ResponseState } from './responseState.js';
 
@@ -193,6 +194,8 @@ function processEvent(physics: Physics, s: ResponseState, e: number): void {
   if (xNow !== 0) {
     advance(physics, s, x);
     reactPair(physics, s, a, x, e, xNow === CAPPED);
+    trackPath(physics, s, a);
+    trackPath(physics, s, x);
     changed(physics, s, a);
     changed(physics, s, x);
     return;
@@ -204,6 +207,7 @@ function processEvent(physics: Physics, s: ResponseState, e: number): void {
   w[1] = moving ? v.y[x] : 0;
   w[2] = moving ? v.z[x] : 0;
   reactObstacle(physics, s, a, e, w);
+  trackPath(physics, s, a);
   changed(physics, s, a);
 }
 
@@ -259,12 +263,15 @@ export function respond(physics: Physics): void {
   clearRecords(s);
   collectBodies(physics, s);
   s.work[R_BODIES] = s.bodyCount;
+  buildPaths(physics, s);
   s.clock[0] = 0;
   s.conCount = 0;
   s.collect = 1;
   for (let i = 0; i < s.bodyCount; i++) predict(physics, s, s.bodies[i]);
   s.collect = 0;
   if (solveContacts(physics, s)) {
+    // Every changed path first: each prediction below casts against the others' new velocities.
+    if (s.paths.active) for (let i = 0; i < s.bodyCount; i++) if (s.solved[s.bodies[i]] !== 0) trackPath(physics, s, s.bodies[i]);
     for (let i = 0; i < s.bodyCount; i++) {
       const a = s.bodies[i];
       if (s.solved[a] === 0) continue;

@@ -17,6 +17,7 @@ import { ScratchBox, ScratchCast, ScratchContact, ScratchSphere, ScratchVec3 } f
 import { createGrid, type Grid } from '../grid/grid.js';
 import { createQueryOut, type QueryOut } from '../grid/query.js';
 import { growArray as grow } from '../math/grow.js';
+import { createPathGrid, type PathGrid } from './pathGrid.js';
 
 /**
  * Values of `ResponseState.state`: DYNAMIC, predicted and reacting; CAPPED, past its budget of
@@ -125,6 +126,8 @@ export interface ResponseState {
    */
   staticGrid: Grid | null;
   dynamicGrid: Grid | null;
+  /** The dynamic bodies' remaining paths, the predictions' finer candidates for fast crowds (pathGrid.ts). */
+  paths: PathGrid;
   /** Candidates of the current prediction's path query. */
   path: QueryOut;
   /** Candidates of a projection query. */
@@ -193,8 +196,10 @@ export const R_CAPPED = 4;
 export const R_SUSPECTS = 5;
 /** Work slot: position corrections made by the end-of-tick projection. */
 export const R_PROJECTED = 6;
+/** Work slot: sphere–sphere casts skipped by the conservative reject (sweptApart.ts). */
+export const R_REJECTS = 7;
 /** Work slots. */
-export const R_SLOTS = 7;
+export const R_SLOTS = 8;
 
 /** Creates the response state for entity ids below `capacity`. */
 export function createResponseState(capacity: number): ResponseState {
@@ -251,6 +256,7 @@ export function createResponseState(capacity: number): ResponseState {
     solved: new Uint8Array(capacity),
     staticGrid: null,
     dynamicGrid: null,
+    paths: createPathGrid(),
     path: createQueryOut(),
     near: createQueryOut(),
     wake: createQueryOut(),

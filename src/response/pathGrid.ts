@@ -1,0 +1,197 @@
+/**
+ * Finer candidates for the predictions of fast dynamic spheres (issue 24, item 4: cost in crowds).
+ *
+ * The broadphase's dynamic grid holds a dynamic sphere as the cube its speed can reach within the
+ * tick (radius + |velocity × dt|₁ about its start, findPairs.ts), since an impact may turn it. When
+ * spheres travel many radii per tick those cubes cover much of the scene, and a prediction's path
+ * query returned nearly every sphere: the work per prediction grew with the count. This grid holds,
+ * instead, each dynamic sphere's remaining path as the response knows it: the bounds of its segment
+ * from its pose at its local time to the end of the tick along its current velocity, grown by its
+ * radius (a capped sphere: its pose). A sphere whose velocity or pose changes gets a new item from
+ * the current time (`trackPath` in paths.ts, called wherever the response changes them); its older items stay
+ * (a query filters by bounds and reports an entity once). The dynamic grid's other items (kinematic
+ * bodies, sleepers, moving boxes: their items cover the whole tick) are copied as they are.
+ *
+ * Conservative (a query reports every body whose cast the dynamic grid's query could report as touching): a
+ * cast of sphere a against partner x over the window [now, 1] touches only if, at some time τ in it,
+ * |ca(τ) − cx(τ)| ≤ ra + rx (up to the cast's rounding). ca(τ) lies in a's path bounds (the query:
+ * its segment grown by ra) and cx(τ) on x's current segment (x moves linearly until its velocity
+ * changes, and every change inserts a new item), so on every axis the two bounds meet. Items are
+ * grown by PATH_SLACK of their magnitudes, 10⁷ ulps, above the rounding of the positions advanced
+ * step by step (resolve.ts `advance`) and of the cast (sweptApart.ts). A dynamic sphere is
+ * reported only when its dynamic-grid item meets the query too (`limited`), as the dynamic grid
+ * would: the candidates are the dynamic grid's minus pairs that cannot touch, so the predictions
+ * find the same events.
+ *
+ * Order: at a current time above 0 a prediction's result does not depend on the order of its
+ * candidates (the earliest event, ties by partner id; contact records, merged sorted). At time 0
+ * it may: push-outs and the resting contacts of the start-of-tick solve are taken in candidate
+ * order. `orderMatters` (predict.ts) then sends the prediction back to the dynamic grid whenever its candidates
+ * include a body the response does not move (kinematic, sleeping) or two spheres near enough at the
+ * start to touch or be within the rest skin. So the response's results are bit-identical with or
+ * without this grid (test/determinism's pinned hashes).
+ *
+ * Used in a tick only when the dynamic spheres' mean reach (|v dt|₁) is above REACH_RATIO radii (paths.ts):
+ * slower crowds (the arena) get little from it. A decision per tick, results unchanged either way.
+ * @module
+ */
+import { CELL_LIMIT, hashCell } from '../grid/cells.js';
+import { queryOutReserve, type QueryOut } from '../grid/query.js';
+import { growArray as grow } from '../math/grow.js';
+
+/** Relative growth of the items and of the "near at the start" bound (see the module notes). */
+export const PATH_SLACK = 1e-9;
+/** An item spanning more cells than this is kept in the list every query scans. */
+const MAX_ITEM_CELLS = 64;
+/** A query spanning more cells than this scans every item. */
+const MAX_QUERY_CELLS = 256;
+
+/** The path grid (one per response state; rebuilt at each tick where it is used). */
+export interface PathGrid {
+  /** Whether this tick's predictions use it. */
+  active: boolean;
+  /** Whether it may be used at all (tests compare the response with and without it). */
+  allowed: boolean;
+  /** 1 / cell side. */
+  inv: number;
+  tableMask: number;
+  /** Per bucket: first entry (-1: none). */
+  head: Int32Array;
+  /** Per entry: next entry of its bucket, and its item. */
+  next: Int32Array;
+  item: Int32Array;
+  entryCount: number;
+  /** Per item: entity and bounds (6). */
+  ids: Int32Array;
+  bounds: Float64Array;
+  itemCount: number;
+  /** Items spanning more than MAX_ITEM_CELLS cells (or beyond the cell range): every query scans them. */
+  wide: Int32Array;
+  wideCount: number;
+  /** Per entity: 1 when it is in the dynamic grid this tick (so its path is tracked here). */
+  tracked: Uint8Array;
+  /**
+   * Per entity: 1 when it is reported only if its dynamic-grid item (`reach`, 6 per entity) meets the
+   * query as well: the dynamic spheres, whose grid item is the cube their start-of-tick speed
+   * reaches. A sphere sped up by an impact can leave it; the dynamic grid's query does not report it
+   * then (the end-of-tick projection checks it instead, resolve.ts `checkReach`), and neither does
+   * this one, so that both give the same events.
+   */
+  limited: Uint8Array;
+  reach: Float64Array;
+  /** Per entity: the query that last reported it. */
+  stamp: Uint32Array;
+  stampValue: number;
+  /** Per-call scratch: an item's bounds before insertion. */
+  scratch: Float64Array;
+}
+
+/** Creates an empty path grid. */
+export function createPathGrid(): PathGrid {
+  const n = 64;
+  return {
+    active: false, allowed: true, inv: 1, tableMask: 63, head: new Int32Array(64).fill(-1), next: new Int32Array(n), item: new Int32Array(n), entryCount: 0,
+    ids: new Int32Array(n), bounds: new Float64Array(6 * n), itemCount: 0, wide: new Int32Array(n), wideCount: 0,
+    tracked: new Uint8Array(n), limited: new Uint8Array(n), reach: new Float64Array(6 * n), stamp: new Uint32Array(n), stampValue: 0, scratch: new Float64Array(6),
+  };
+}
+
+/** Appends an item for entity `id` with the bounds in `g.scratch`, bucketed by the cells it covers. */
+export function pathGridInsert(g: PathGrid, id: number): void {
+  if (g.itemCount === g.ids.length) {
+    g.ids = grow(g.ids, 2 * g.ids.length);
+    g.bounds = grow(g.bounds, 12 * g.ids.length / 2);
+  }
+  const i = g.itemCount++;
+  const b = g.scratch;
+  g.ids[i] = id;
+  const o = 6 * i;
+  for (let k = 0; k < 6; k++) g.bounds[o + k] = b[k];
+  const inv = g.inv;
+  const x0 = Math.floor(b[0] * inv), y0 = Math.floor(b[1] * inv), z0 = Math.floor(b[2] * inv);
+  const x1 = Math.floor(b[3] * inv), y1 = Math.floor(b[4] * inv), z1 = Math.floor(b[5] * inv);
+  const cells = (x1 - x0 + 1) * (y1 - y0 + 1) * (z1 - z0 + 1);
+  if (!(cells <= MAX_ITEM_CELLS && x0 > -CELL_LIMIT && y0 > -CELL_LIMIT && z0 > -CELL_LIMIT && x1 < CELL_LIMIT && y1 < CELL_LIMIT && z1 < CELL_LIMIT)) {
+    if (g.wideCount === g.wide.length) g.wide = grow(g.wide, 2 * g.wide.length);
+    g.wide[g.wideCount++] = i;
+    return;
+  }
+  if (g.entryCount + cells > g.next.length) {
+    let cap = g.next.length;
+    while (cap < g.entryCount + cells) cap *= 2;
+    g.next = grow(g.next, cap);
+    g.item = grow(g.item, cap);
+  }
+  const mask = g.tableMask;
+  for (let x = x0; x <= x1; x++) {
+    for (let y = y0; y <= y1; y++) {
+      for (let z = z0; z <= z1; z++) {
+        const h = hashCell(x, y, z, 0, mask);
+        const e = g.entryCount++;
+        g.item[e] = i;
+        g.next[e] = g.head[h];
+        g.head[h] = e;
+      }
+    }
+  }
+}
+
+/**
+ * Empties `g` for a tick with cells of side `side` (finite, > 0) and a table of at least `items` × 8
+ * buckets (a power of two), and marks it active.
+ */
+export function pathGridReset(g: PathGrid, side: number, items: number): void {
+  g.active = true;
+  g.inv = 1 / side;
+  let table = 64;
+  while (table < 8 * items) table *= 2;
+  if (g.head.length !== table) g.head = new Int32Array(table);
+  g.head.fill(-1);
+  g.tableMask = table - 1;
+  g.entryCount = g.itemCount = g.wideCount = 0;
+}
+
+/**
+ * Appends to `out` every entity with an item meeting the closed bounds `q` (once each, in no
+ * particular order).
+ */
+export function queryPaths(g: PathGrid, q: Float64Array, out: QueryOut): void {
+  queryOutReserve(out, g.itemCount);
+  if (g.stampValue >= 0xfffffff0) {
+    g.stamp.fill(0);
+    g.stampValue = 0;
+  }
+  const st = ++g.stampValue;
+  const inv = g.inv;
+  const x0 = Math.floor(q[0] * inv), y0 = Math.floor(q[1] * inv), z0 = Math.floor(q[2] * inv);
+  const x1 = Math.floor(q[3] * inv), y1 = Math.floor(q[4] * inv), z1 = Math.floor(q[5] * inv);
+  const cells = (x1 - x0 + 1) * (y1 - y0 + 1) * (z1 - z0 + 1);
+  if (!(cells <= MAX_QUERY_CELLS && x0 > -CELL_LIMIT && y0 > -CELL_LIMIT && z0 > -CELL_LIMIT && x1 < CELL_LIMIT && y1 < CELL_LIMIT && z1 < CELL_LIMIT)) {
+    for (let i = 0; i < g.itemCount; i++) visit(g, i, q, st, out);
+    return;
+  }
+  const mask = g.tableMask;
+  for (let x = x0; x <= x1; x++) {
+    for (let y = y0; y <= y1; y++) {
+      for (let z = z0; z <= z1; z++) {
+        for (let e = g.head[hashCell(x, y, z, 0, mask)]; e >= 0; e = g.next[e]) visit(g, g.item[e], q, st, out);
+      }
+    }
+  }
+  for (let k = 0; k < g.wideCount; k++) visit(g, g.wide[k], q, st, out);
+}
+
+/** Reports item `i`'s entity when not yet reported by query `st` and its bounds meet `q`. */
+function visit(g: PathGrid, i: number, q: Float64Array, st: number, out: QueryOut): void {
+  const id = g.ids[i];
+  if (g.stamp[id] === st) return;
+  const b = g.bounds, o = 6 * i;
+  // The six comparisons as bits, one branch (docs/internals.md, rule 6).
+  if (((+(b[o] <= q[3]) & +(b[o + 3] >= q[0])) & (+(b[o + 1] <= q[4]) & +(b[o + 4] >= q[1])) & (+(b[o + 2] <= q[5]) & +(b[o + 5] >= q[2]))) === 0) return;
+  if (g.limited[id] !== 0) {
+    const r = g.reach, l = 6 * id;
+    if (((+(r[l] <= q[3]) & +(r[l + 3] >= q[0])) & (+(r[l + 1] <= q[4]) & +(r[l + 4] >= q[1])) & (+(r[l + 2] <= q[5]) & +(r[l + 5] >= q[2]))) === 0) return;
+  }
+  g.stamp[id] = st;
+  out.ids[out.count++] = id;
+}
