@@ -31,6 +31,10 @@
  * start to touch or be within the rest skin. So the response's results are bit-identical with or
  * without this grid (test/determinism's pinned hashes).
  *
+ * The end-of-tick projection (project.ts) takes its dynamic candidates from it too, where every
+ * body is at the end of its last item, and a body it moves gets an item where it is moved to; with
+ * its own rule for when the order matters (`nearByPaths`).
+ *
  * Used in a tick only when the dynamic spheres' mean reach (|v dt|₁) is above REACH_RATIO radii (paths.ts):
  * slower crowds (the arena) get little from it. A decision per tick, results unchanged either way.
  * @module

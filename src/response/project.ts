@@ -35,6 +35,8 @@ import { inverseMass } from './react.js';
 import { R_PROJECTED, R_SUSPECTS, type ResponseState } from './responseState.js';
 import { listSuspect } from './suspects.js';
 import { sweepStatic } from './sweepStatic.js';
+import { PATH_SLACK, queryPaths } from './pathGrid.js';
+import { trackPath } from './paths.js';
 
 const { SPHERE, BOX, MOVING, SENSOR } = BodyFlags;
 
@@ -97,6 +99,7 @@ function moveSwept(physics: Physics, s: ResponseState, a: number, nx: number, ny
   m[1] = ny * k;
   m[2] = nz * k;
   sweepStatic(physics, s, a);
+  trackPath(physics, s, a);
   return m[3];
 }
 
@@ -208,8 +211,55 @@ function queryNear(physics: Physics, s: ResponseState, a: number): void {
   near.count = 0;
   sphereBounds(physics, a);
   const dynamicGrid = s.dynamicGrid!;
-  if (dynamicGrid.count > 0) gridQuerySlice(dynamicGrid, near, b, 0, WHOLE_TICK);
+  if (dynamicGrid.count > 0 && !(s.paths.active && nearByPaths(physics, s, a))) gridQuerySlice(dynamicGrid, near, b, 0, WHOLE_TICK);
   gridQuerySlice(s.suspectGrid, near, b, 0, WHOLE_TICK);
+}
+
+/**
+ * The dynamic grid's part of `a`'s candidates from the path grid (pathGrid.ts: every dynamic
+ * sphere's items cover where it is now, moves of this projection included, and it is reported only
+ * where the dynamic grid would report it), when their order cannot matter; else writes nothing and
+ * returns false (the caller queries the dynamic grid). Order matters when a candidate is not moved
+ * by the response (a kinematic body, a sleeper: its duplicates and order are the dynamic grid's),
+ * when `a` overlaps two of them, or when it overlaps one, x1 by depth d, and another one is within
+ * the radii sum plus 2d: `a` meets x1 at most twice in a sweep (its dynamic-grid and suspect-grid
+ * entries), each time moved by at most what is left of the overlap, so by 2d at most, and no other
+ * candidate farther than that can come to overlap it. (Distances with PATH_SLACK of the magnitudes.)
+ */
+function nearByPaths(physics: Physics, s: ResponseState, a: number): boolean {
+  const near = s.near;
+  queryPaths(s.paths, b, near);
+  const p = physics.components.Position, r = physics.components.Sphere.radius;
+  const ax = p.x[a], ay = p.y[a], az = p.z[a], ra = r[a];
+  const scaleA = 1 + Math.abs(ax) + Math.abs(ay) + Math.abs(az);
+  let over = 0, depth = 0;
+  for (let k = 0; k < near.count; k++) {
+    const x = near.ids[k];
+    if (x === a) continue;
+    const dx = ax - p.x[x], dy = ay - p.y[x], dz = az - p.z[x];
+    const rs = ra + r[x];
+    const reach = rs + PATH_SLACK * (scaleA + Math.abs(p.x[x]) + Math.abs(p.y[x]) + Math.abs(p.z[x]) + rs);
+    const d2 = dx * dx + dy * dy + dz * dz;
+    if (s.state[x] === 0 || (!(d2 > reach * reach) && ++over >= 2)) {
+      near.count = 0;
+      return false;
+    }
+    if (!(d2 > reach * reach)) depth = reach - Math.sqrt(d2);
+  }
+  if (over === 0) return true;
+  let close = 0;
+  for (let k = 0; k < near.count; k++) {
+    const x = near.ids[k];
+    if (x === a) continue;
+    const dx = ax - p.x[x], dy = ay - p.y[x], dz = az - p.z[x];
+    const rs = ra + r[x] + 2 * depth;
+    const reach = rs + PATH_SLACK * (scaleA + Math.abs(p.x[x]) + Math.abs(p.y[x]) + Math.abs(p.z[x]) + rs);
+    if (!(dx * dx + dy * dy + dz * dz > reach * reach) && ++close >= 2) {
+      near.count = 0;
+      return false;
+    }
+  }
+  return true;
 }
 
 /** Moves suspect `a` out of the kinematic bodies it overlaps; returns how many moves it made. */

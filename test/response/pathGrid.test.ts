@@ -128,7 +128,7 @@ describe('the response in fast crowds (issue 24, item 4)', () => {
         if (responseOf(a).paths.active) used++;
         if (fingerprint(a) !== fingerprint(b)) throw new Error(`tick ${t}: the path grid changed the result`);
       }
-    }), { numRuns: Number(process.env.GAS_RUNS ?? 40), seed: Number(process.env.GAS_SEED ?? 0x9a75) });
+    }), { numRuns: Number(process.env.GAS_RUNS ?? 40), seed: Number(process.env.GAS_SEED ?? 0x9a75), endOnFailure: true });
     if (process.env.GAS_RUNS) console.log("used", used);
     expect(used).toBeGreaterThan(200);
   });
