@@ -5,18 +5,19 @@
  * tick (radius + |velocity × dt|₁ about its start, findPairs.ts), since an impact may turn it. When
  * spheres travel many radii per tick those cubes cover much of the scene, and a prediction's path
  * query returned nearly every sphere: the work per prediction grew with the count. This grid holds,
- * instead, each dynamic sphere's remaining path as the response knows it: the bounds of its segment
- * from its pose at its local time to the end of the tick along its current velocity, grown by its
- * radius (a capped sphere: its pose). A sphere whose velocity or pose changes gets a new item from
+ * instead, each dynamic sphere's remaining path as the response knows it: its segment from its pose
+ * at its local time to the end of the tick along its current velocity (a capped sphere: its pose),
+ * cut at the quarters of the tick (PATH_SLICES), each piece's bounds grown by its radius. A sphere whose velocity or pose changes gets a new item from
  * the current time (`trackPath` in paths.ts, called wherever the response changes them); its older items stay
  * (a query filters by bounds and reports an entity once). The dynamic grid's other items (kinematic
  * bodies, sleepers, moving boxes: their items cover the whole tick) are copied as they are.
  *
  * Conservative (a query reports every body whose cast the dynamic grid's query could report as touching): a
  * cast of sphere a against partner x over the window [now, 1] touches only if, at some time τ in it,
- * |ca(τ) − cx(τ)| ≤ ra + rx (up to the cast's rounding). ca(τ) lies in a's path bounds (the query:
- * its segment grown by ra) and cx(τ) on x's current segment (x moves linearly until its velocity
- * changes, and every change inserts a new item), so on every axis the two bounds meet. Items are
+ * |ca(τ) − cx(τ)| ≤ ra + rx (up to the cast's rounding). ca(τ) lies in a's piece of τ's slice
+ * (the query, grown by ra) and cx(τ) in x's piece of that slice (x moves linearly until its velocity
+ * changes or it is capped, and each such change inserts new pieces from then on), so on every axis
+ * the two bounds meet. Items are
  * grown by PATH_SLACK of their magnitudes, 10⁷ ulps, above the rounding of the positions advanced
  * step by step (resolve.ts `advance`) and of the cast (sweptApart.ts). A dynamic sphere is
  * reported only when its dynamic-grid item meets the query too (`limited`), as the dynamic grid
@@ -43,6 +44,12 @@ import { CELL_LIMIT, hashCell } from '../grid/cells.js';
 import { queryOutReserve, type QueryOut } from '../grid/query.js';
 import { growArray as grow } from '../math/grow.js';
 
+/**
+ * Time slices: a path is held as one item per quarter of the tick it spans (the piece of its segment
+ * within that quarter), bucketed apart per quarter, and a query's path is looked up piece by piece in
+ * the same quarters: two spheres touching at a time τ are both in their pieces of τ's quarter.
+ */
+export const PATH_SLICES = 4;
 /** Relative growth of the items and of the "near at the start" bound (see the module notes). */
 export const PATH_SLACK = 1e-9;
 /** An item spanning more cells than this is kept in the list every query scans. */
@@ -100,8 +107,11 @@ export function createPathGrid(): PathGrid {
   };
 }
 
-/** Appends an item for entity `id` with the bounds in `g.scratch`, bucketed by the cells it covers. */
-export function pathGridInsert(g: PathGrid, id: number): void {
+/**
+ * Appends an item for entity `id` with the bounds in `g.scratch`, bucketed by the cells it covers
+ * in time slice `slice` (0 .. PATH_SLICES − 1).
+ */
+export function pathGridInsert(g: PathGrid, id: number, slice: number): void {
   if (g.itemCount === g.ids.length) {
     g.ids = grow(g.ids, 2 * g.ids.length);
     g.bounds = grow(g.bounds, 12 * g.ids.length / 2);
@@ -130,7 +140,7 @@ export function pathGridInsert(g: PathGrid, id: number): void {
   for (let x = x0; x <= x1; x++) {
     for (let y = y0; y <= y1; y++) {
       for (let z = z0; z <= z1; z++) {
-        const h = hashCell(x, y, z, 0, mask);
+        const h = hashCell(x, y, z, slice, mask);
         const e = g.entryCount++;
         g.item[e] = i;
         g.next[e] = g.head[h];
@@ -142,51 +152,62 @@ export function pathGridInsert(g: PathGrid, id: number): void {
 
 /**
  * Empties `g` for a tick with cells of side `side` (finite, > 0) and a table of at least `items` × 8
- * buckets (a power of two), and marks it active.
+ * buckets per slice (a power of two), and marks it active.
  */
 export function pathGridReset(g: PathGrid, side: number, items: number): void {
   g.active = true;
   g.inv = 1 / side;
   let table = 64;
-  while (table < 8 * items) table *= 2;
+  while (table < 8 * PATH_SLICES * items) table *= 2;
   if (g.head.length !== table) g.head = new Int32Array(table);
   g.head.fill(-1);
   g.tableMask = table - 1;
   g.entryCount = g.itemCount = g.wideCount = 0;
 }
 
-/**
- * Appends to `out` every entity with an item meeting the closed bounds `q` (once each, in no
- * particular order).
- */
-export function queryPaths(g: PathGrid, q: Float64Array, out: QueryOut): void {
+/** Starts a query (its candidates are reported once each over its slices): returns its stamp. */
+export function pathQueryBegin(g: PathGrid, out: QueryOut): number {
   queryOutReserve(out, g.itemCount);
   if (g.stampValue >= 0xfffffff0) {
     g.stamp.fill(0);
     g.stampValue = 0;
   }
-  const st = ++g.stampValue;
+  return ++g.stampValue;
+}
+
+/**
+ * Appends to `out` every entity not yet reported by query `st` with an item of time slice `slice`
+ * meeting the closed bounds `q` (the query's piece in that slice) whose dynamic-grid item, when
+ * `limited`, meets `whole` (the query's bounds over the rest of the tick, as the dynamic grid is
+ * queried). Items of other slices sharing a bucket may be reported too (a superset is safe).
+ */
+export function pathQuerySlice(g: PathGrid, q: Float64Array, whole: Float64Array, slice: number, st: number, out: QueryOut): void {
   const inv = g.inv;
   const x0 = Math.floor(q[0] * inv), y0 = Math.floor(q[1] * inv), z0 = Math.floor(q[2] * inv);
   const x1 = Math.floor(q[3] * inv), y1 = Math.floor(q[4] * inv), z1 = Math.floor(q[5] * inv);
   const cells = (x1 - x0 + 1) * (y1 - y0 + 1) * (z1 - z0 + 1);
   if (!(cells <= MAX_QUERY_CELLS && x0 > -CELL_LIMIT && y0 > -CELL_LIMIT && z0 > -CELL_LIMIT && x1 < CELL_LIMIT && y1 < CELL_LIMIT && z1 < CELL_LIMIT)) {
-    for (let i = 0; i < g.itemCount; i++) visit(g, i, q, st, out);
+    for (let i = 0; i < g.itemCount; i++) visit(g, i, q, whole, st, out);
     return;
   }
   const mask = g.tableMask;
   for (let x = x0; x <= x1; x++) {
     for (let y = y0; y <= y1; y++) {
       for (let z = z0; z <= z1; z++) {
-        for (let e = g.head[hashCell(x, y, z, 0, mask)]; e >= 0; e = g.next[e]) visit(g, g.item[e], q, st, out);
+        for (let e = g.head[hashCell(x, y, z, slice, mask)]; e >= 0; e = g.next[e]) visit(g, g.item[e], q, whole, st, out);
       }
     }
   }
-  for (let k = 0; k < g.wideCount; k++) visit(g, g.wide[k], q, st, out);
+  for (let k = 0; k < g.wideCount; k++) visit(g, g.wide[k], q, whole, st, out);
 }
 
-/** Reports item `i`'s entity when not yet reported by query `st` and its bounds meet `q`. */
-function visit(g: PathGrid, i: number, q: Float64Array, st: number, out: QueryOut): void {
+/** The path grid's candidates meeting bounds `q` at the end of the tick (the last slice), once each. */
+export function queryPathsAtEnd(g: PathGrid, q: Float64Array, out: QueryOut): void {
+  pathQuerySlice(g, q, q, PATH_SLICES - 1, pathQueryBegin(g, out), out);
+}
+
+/** Reports item `i`'s entity when not yet reported by query `st`, its bounds meet `q` and its reach `whole`. */
+function visit(g: PathGrid, i: number, q: Float64Array, whole: Float64Array, st: number, out: QueryOut): void {
   const id = g.ids[i];
   if (g.stamp[id] === st) return;
   const b = g.bounds, o = 6 * i;
@@ -194,7 +215,7 @@ function visit(g: PathGrid, i: number, q: Float64Array, st: number, out: QueryOu
   if (((+(b[o] <= q[3]) & +(b[o + 3] >= q[0])) & (+(b[o + 1] <= q[4]) & +(b[o + 4] >= q[1])) & (+(b[o + 2] <= q[5]) & +(b[o + 5] >= q[2]))) === 0) return;
   if (g.limited[id] !== 0) {
     const r = g.reach, l = 6 * id;
-    if (((+(r[l] <= q[3]) & +(r[l + 3] >= q[0])) & (+(r[l + 1] <= q[4]) & +(r[l + 4] >= q[1])) & (+(r[l + 2] <= q[5]) & +(r[l + 5] >= q[2]))) === 0) return;
+    if (((+(r[l] <= whole[3]) & +(r[l + 3] >= whole[0])) & (+(r[l + 1] <= whole[4]) & +(r[l + 4] >= whole[1])) & (+(r[l + 2] <= whole[5]) & +(r[l + 5] >= whole[2]))) === 0) return;
   }
   g.stamp[id] = st;
   out.ids[out.count++] = id;

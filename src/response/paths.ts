@@ -6,7 +6,7 @@
 import { internalsOf } from '../physics/internal.js';
 import type { Physics } from '../physics/physicsTypes.js';
 import { isDynamic } from './isDynamic.js';
-import { PATH_SLACK, pathGridInsert, pathGridReset } from './pathGrid.js';
+import { PATH_SLACK, PATH_SLICES, pathGridInsert, pathGridReset } from './pathGrid.js';
 import { DYNAMIC, type ResponseState } from './responseState.js';
 
 /** The grid is used in a tick when the mean reach of the dynamic spheres exceeds this many mean radii. */
@@ -15,25 +15,37 @@ export const REACH_RATIO = 4;
 /**
  * Inserts the current remaining path of dynamic body `x` (from its pose at its local time, along its
  * velocity, to the end of the tick; a capped body: its pose), when the path grid is in use and `x`
- * is in the dynamic grid. Called after every change of x's velocity or pose within the tick.
+ * is in the dynamic grid. Called after every change of x's velocity or pose within the tick, and
+ * when it is capped (it then stays where it is: its earlier pieces hold that pose only in its slice).
  */
 export function trackPath(physics: Physics, s: ResponseState, x: number): void {
   const g = s.paths;
   if (!g.active || g.tracked[x] === 0) return;
   const { Position: p, Velocity: v } = physics.components;
   const r = physics.components.Sphere.radius[x];
-  const k = s.state[x] === DYNAMIC ? (1 - s.time[x]) * physics.dt : 0;
+  const dynamic = s.state[x] === DYNAMIC;
+  const t0 = s.time[x], dt = physics.dt;
   const px = p.x[x], py = p.y[x], pz = p.z[x];
-  const mx = v.x[x] * k, my = v.y[x] * k, mz = v.z[x] * k;
-  const h = r + PATH_SLACK * (Math.abs(px) + Math.abs(py) + Math.abs(pz) + Math.abs(mx) + Math.abs(my) + Math.abs(mz) + r);
+  const vx = dynamic ? v.x[x] : 0, vy = dynamic ? v.y[x] : 0, vz = dynamic ? v.z[x] : 0;
+  const rest = (1 - t0) * dt;
+  const h = r + PATH_SLACK * (Math.abs(px) + Math.abs(py) + Math.abs(pz) + (Math.abs(vx) + Math.abs(vy) + Math.abs(vz)) * rest + r);
   const b = g.scratch;
-  b[0] = px + (mx < 0 ? mx : 0) - h;
-  b[1] = py + (my < 0 ? my : 0) - h;
-  b[2] = pz + (mz < 0 ? mz : 0) - h;
-  b[3] = px + (mx > 0 ? mx : 0) + h;
-  b[4] = py + (my > 0 ? my : 0) + h;
-  b[5] = pz + (mz > 0 ? mz : 0) + h;
-  pathGridInsert(g, x);
+  let w = Math.floor(t0 * PATH_SLICES);
+  if (w > PATH_SLICES - 1) w = PATH_SLICES - 1;
+  // The piece of the segment within each time slice from t0 on (slices are exact binary fractions).
+  for (; w < PATH_SLICES; w++) {
+    const ta = w / PATH_SLICES > t0 ? w / PATH_SLICES : t0;
+    const ka = (ta - t0) * dt, kb = ((w + 1) / PATH_SLICES - t0) * dt;
+    const ax = px + vx * ka, ay = py + vy * ka, az = pz + vz * ka;
+    const bx = px + vx * kb, by = py + vy * kb, bz = pz + vz * kb;
+    b[0] = (ax < bx ? ax : bx) - h;
+    b[1] = (ay < by ? ay : by) - h;
+    b[2] = (az < bz ? az : bz) - h;
+    b[3] = (ax > bx ? ax : bx) + h;
+    b[4] = (ay > by ? ay : by) + h;
+    b[5] = (az > bz ? az : bz) + h;
+    pathGridInsert(g, x, w);
+  }
 }
 
 /** Whether this tick's dynamic spheres reach far enough for the path grid to pay (see REACH_RATIO). */
@@ -68,14 +80,14 @@ export function buildPaths(physics: Physics, s: ResponseState): void {
     g.tracked.fill(0);
     g.limited.fill(0);
   }
-  // Cell side: the mean extent of the paths' bounds (largest axis of |v dt| plus the diameter).
+  // Cell side: the mean extent of the paths' pieces (largest axis of |v dt| per slice plus the diameter).
   const { Velocity: v, Sphere: sp } = physics.components;
   const dt = physics.dt;
   let sum = 0;
   for (let i = 0; i < s.bodyCount; i++) {
     const a = s.bodies[i];
     const ax = Math.abs(v.x[a]), ay = Math.abs(v.y[a]), az = Math.abs(v.z[a]);
-    sum += (ax > ay ? (ax > az ? ax : az) : ay > az ? ay : az) * dt + 2 * sp.radius[a];
+    sum += (ax > ay ? (ax > az ? ax : az) : ay > az ? ay : az) * (dt / PATH_SLICES) + 2 * sp.radius[a];
   }
   const side = sum / s.bodyCount;
   if (!(side > 0 && side < Infinity)) return;
@@ -92,7 +104,7 @@ export function buildPaths(physics: Physics, s: ResponseState): void {
     }
     if (s.state[id] === DYNAMIC) continue;
     for (let k = 0; k < 6; k++) b[k] = grid.bounds[6 * i + k];
-    pathGridInsert(g, id);
+    for (let w = 0; w < PATH_SLICES; w++) pathGridInsert(g, id, w);
   }
   for (let i = 0; i < s.bodyCount; i++) trackPath(physics, s, s.bodies[i]);
 }

@@ -33,7 +33,7 @@ import { addConstraint } from './solver.js';
 import { CAPPED, DYNAMIC, R_CASTS, R_REJECTS, reserveEvents, type ResponseState } from './responseState.js';
 import { capBody, listSuspect } from './suspects.js';
 import { sweepStatic } from './sweepStatic.js';
-import { queryPaths, PATH_SLACK } from './pathGrid.js';
+import { PATH_SLACK, PATH_SLICES, pathQueryBegin, pathQuerySlice } from './pathGrid.js';
 import { trackPath } from './paths.js';
 import { sweptSpheresApart } from './sweptApart.js';
 
@@ -137,11 +137,44 @@ function queryPath(physics: Physics, s: ResponseState, a: number): void {
     // The remaining paths instead of the tick's reach (pathGrid.ts), unless the order of the
     // candidates may matter (time 0).
     const start = out.count;
-    queryPaths(s.paths, q, out);
+    queryPathPieces(physics, s, a, out);
     if (now !== 0 || !orderMatters(physics, s, a, out, start)) return;
     out.count = start;
   }
   gridQuerySlice(dynamicGrid, out, q, 0, WHOLE_TICK);
+}
+
+/** Bounds of one time slice's piece of the path query (per-call scratch). */
+const piece = new Float64Array(6);
+
+/**
+ * Appends `a`'s candidates from the path grid: its remaining path (from its pose at the current
+ * time) looked up piece by piece in the time slices it spans, each piece grown by its radius and
+ * PATH_SLACK of the magnitudes; the dynamic grid's items are matched against the whole path's bounds `q`.
+ */
+function queryPathPieces(physics: Physics, s: ResponseState, a: number, out: QueryOut): void {
+  const g = s.paths;
+  const st = pathQueryBegin(g, out);
+  const now = s.clock[0], dt = physics.dt;
+  const { Position: p, Velocity: v } = physics.components;
+  const r = physics.components.Sphere.radius[a];
+  const px = p.x[a], py = p.y[a], pz = p.z[a], vx = v.x[a], vy = v.y[a], vz = v.z[a];
+  const h = r + PATH_SLACK * (Math.abs(px) + Math.abs(py) + Math.abs(pz) + (Math.abs(vx) + Math.abs(vy) + Math.abs(vz)) * (1 - now) * dt + r);
+  let w = Math.floor(now * PATH_SLICES);
+  if (w > PATH_SLICES - 1) w = PATH_SLICES - 1;
+  for (; w < PATH_SLICES; w++) {
+    const ta = w / PATH_SLICES > now ? w / PATH_SLICES : now;
+    const ka = (ta - now) * dt, kb = ((w + 1) / PATH_SLICES - now) * dt;
+    const ax = px + vx * ka, ay = py + vy * ka, az = pz + vz * ka;
+    const bx = px + vx * kb, by = py + vy * kb, bz = pz + vz * kb;
+    piece[0] = (ax < bx ? ax : bx) - h;
+    piece[1] = (ay < by ? ay : by) - h;
+    piece[2] = (az < bz ? az : bz) - h;
+    piece[3] = (ax > bx ? ax : bx) + h;
+    piece[4] = (ay > by ? ay : by) + h;
+    piece[5] = (az > bz ? az : bz) + h;
+    pathQuerySlice(g, piece, q, w, st, out);
+  }
 }
 
 /**
@@ -357,6 +390,7 @@ function pushBest(s: ResponseState, a: number): void {
 export function predict(physics: Physics, s: ResponseState, a: number): void {
   if (++s.predictions[a] > s.predictCap) {
     capBody(s, a);
+    trackPath(physics, s, a);
     return;
   }
   s.conStart = s.conCount;

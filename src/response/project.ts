@@ -35,7 +35,7 @@ import { inverseMass } from './react.js';
 import { R_PROJECTED, R_SUSPECTS, type ResponseState } from './responseState.js';
 import { listSuspect } from './suspects.js';
 import { sweepStatic } from './sweepStatic.js';
-import { PATH_SLACK, queryPaths } from './pathGrid.js';
+import { PATH_SLACK, queryPathsAtEnd } from './pathGrid.js';
 import { trackPath } from './paths.js';
 
 const { SPHERE, BOX, MOVING, SENSOR } = BodyFlags;
@@ -228,7 +228,7 @@ function queryNear(physics: Physics, s: ResponseState, a: number): void {
  */
 function nearByPaths(physics: Physics, s: ResponseState, a: number): boolean {
   const near = s.near;
-  queryPaths(s.paths, b, near);
+  queryPathsAtEnd(s.paths, b, near);
   const p = physics.components.Position, r = physics.components.Sphere.radius;
   const ax = p.x[a], ay = p.y[a], az = p.z[a], ra = r[a];
   const scaleA = 1 + Math.abs(ax) + Math.abs(ay) + Math.abs(az);

@@ -127,6 +127,7 @@ function changed(physics: Physics, s: ResponseState, a: number): void {
   if (s.state[a] === CAPPED) return;
   if (++s.iterations[a] >= internalsOf(physics).maxIterations) {
     capBody(s, a);
+    trackPath(physics, s, a);
     return;
   }
   predict(physics, s, a);
