@@ -7,6 +7,14 @@
  * variables, with no call per ray, per cell or per entry. A body whose bounds pass goes to
  * candidate.ts (`testCandidate`: once per ray, the filter, the exact cast), as in single queries.
  *
+ * The entries' slab test decides `max(near times, 0) <= min(far times, cap)` by comparing every
+ * near time with every far time (sixteen comparisons combined with `&`, no branch): the same
+ * verdict as `Math.max` / `Math.min` for every input (a NaN fails both ways; −0 and 0 compare
+ * equal), at a third of the cost — measured on random boxes in a plain loop, 4.9 ns an entry
+ * against 15 ns (V8 compiles `Math.max` / `Math.min` of doubles to branches on the data, which a
+ * random scene mispredicts), and 0.56 of the batch's time before it at 10,000 spheres, against
+ * 0.76 without it (bench/compareQueries.ts, kind `batch`, against the batch of single walks).
+ *
  * Bit-identical to `castRay`: each step is the arithmetic of the single query's walk, operation for
  * operation and in the same order — `unitDirection` (queryArgs.ts), `prepare`, `testCells` and
  * `walkRay` (sweepDense.ts), `denseRayBegin` / `denseRayNext` (src/grid/denseWalk.ts, the clip by
@@ -116,11 +124,13 @@ export function castRaysDense(physics: Physics, s: QueryState, n: number, order:
       let cap = best[BH_DIST];
       for (let e = bigFrom; e < bigTo; e++) {
         const o = 6 * items[e];
-        const tn = Math.max(
-          (eb[o + nfx] - rx - ox) * ix + ax, (eb[o + nfy] - ry - oy) * iy + ay, (eb[o + nfz] - rz - oz) * iz + az, 0);
-        const tf = Math.min(
-          (eb[o + ffx] + rx - ox) * ix + bx, (eb[o + ffy] + ry - oy) * iy + by, (eb[o + ffz] + rz - oz) * iz + bz, cap);
-        if (tn <= tf && (!still || ((ix !== 0 || (eb[o] - 0 <= ox && ox <= eb[o + 3] + 0)) && (iy !== 0 || (eb[o + 1] - 0 <= oy && oy <= eb[o + 4] + 0)) && (iz !== 0 || (eb[o + 2] - 0 <= oz && oz <= eb[o + 5] + 0))))) {
+        const pn = (eb[o + nfx] - rx - ox) * ix + ax, qn = (eb[o + nfy] - ry - oy) * iy + ay, rn = (eb[o + nfz] - rz - oz) * iz + az;
+        const pf = (eb[o + ffx] + rx - ox) * ix + bx, qf = (eb[o + ffy] + ry - oy) * iy + by, rf = (eb[o + ffz] + rz - oz) * iz + bz;
+        // The slab test max(pn, qn, rn, 0) <= min(pf, qf, rf, cap) as every near time against every far
+        // time, without branches (see the module notes).
+        const pass = +(pn <= pf) & +(pn <= qf) & +(pn <= rf) & +(pn <= cap) & +(qn <= pf) & +(qn <= qf) & +(qn <= rf) & +(qn <= cap) &
+          +(rn <= pf) & +(rn <= qf) & +(rn <= rf) & +(rn <= cap) & +(0 <= pf) & +(0 <= qf) & +(0 <= rf) & +(0 <= cap);
+        if (pass !== 0 && (!still || ((ix !== 0 || (eb[o] - 0 <= ox && ox <= eb[o + 3] + 0)) && (iy !== 0 || (eb[o + 1] - 0 <= oy && oy <= eb[o + 4] + 0)) && (iz !== 0 || (eb[o + 2] - 0 <= oz && oz <= eb[o + 5] + 0))))) {
           testCandidate(physics, s, ids[items[e]]);
           cap = best[BH_DIST];
         }
@@ -188,11 +198,13 @@ export function castRaysDense(physics: Physics, s: QueryState, n: number, order:
           const to = run[2 * cell + 1];
           for (let e = run[2 * cell]; e < to; e++) {
             const o = 6 * items[e];
-            const tn = Math.max(
-              (eb[o + nfx] - rx - ox) * ix + ax, (eb[o + nfy] - ry - oy) * iy + ay, (eb[o + nfz] - rz - oz) * iz + az, 0);
-            const tf = Math.min(
-              (eb[o + ffx] + rx - ox) * ix + bx, (eb[o + ffy] + ry - oy) * iy + by, (eb[o + ffz] + rz - oz) * iz + bz, cap);
-            if (tn <= tf && (!still || ((ix !== 0 || (eb[o] - 0 <= ox && ox <= eb[o + 3] + 0)) && (iy !== 0 || (eb[o + 1] - 0 <= oy && oy <= eb[o + 4] + 0)) && (iz !== 0 || (eb[o + 2] - 0 <= oz && oz <= eb[o + 5] + 0))))) {
+            const pn = (eb[o + nfx] - rx - ox) * ix + ax, qn = (eb[o + nfy] - ry - oy) * iy + ay, rn = (eb[o + nfz] - rz - oz) * iz + az;
+            const pf = (eb[o + ffx] + rx - ox) * ix + bx, qf = (eb[o + ffy] + ry - oy) * iy + by, rf = (eb[o + ffz] + rz - oz) * iz + bz;
+            // The slab test max(pn, qn, rn, 0) <= min(pf, qf, rf, cap) as every near time against every far
+            // time, without branches (see the module notes).
+            const pass = +(pn <= pf) & +(pn <= qf) & +(pn <= rf) & +(pn <= cap) & +(qn <= pf) & +(qn <= qf) & +(qn <= rf) & +(qn <= cap) &
+              +(rn <= pf) & +(rn <= qf) & +(rn <= rf) & +(rn <= cap) & +(0 <= pf) & +(0 <= qf) & +(0 <= rf) & +(0 <= cap);
+            if (pass !== 0 && (!still || ((ix !== 0 || (eb[o] - 0 <= ox && ox <= eb[o + 3] + 0)) && (iy !== 0 || (eb[o + 1] - 0 <= oy && oy <= eb[o + 4] + 0)) && (iz !== 0 || (eb[o + 2] - 0 <= oz && oz <= eb[o + 5] + 0))))) {
               testCandidate(physics, s, ids[items[e]]);
               cap = best[BH_DIST];
             }
