@@ -196,7 +196,21 @@ export function castRaysDense(physics: Physics, s: QueryState, n: number, order:
           const cell = cx + nx * (cy + ny * cz);
           cap = best[BH_DIST];
           const to = run[2 * cell + 1];
-          for (let e = run[2 * cell]; e < to; e++) {
+          if (!still) {
+            // No still axis (the rule): the same test without the radius (±0) and still (0) terms,
+            // which change nothing but the sign of a zero time, and a zero compares as a zero.
+            for (let e = run[2 * cell]; e < to; e++) {
+              const o = 6 * items[e];
+              const pn = (eb[o + nfx] - ox) * ix, qn = (eb[o + nfy] - oy) * iy, rn = (eb[o + nfz] - oz) * iz;
+              const pf = (eb[o + ffx] - ox) * ix, qf = (eb[o + ffy] - oy) * iy, rf = (eb[o + ffz] - oz) * iz;
+              const pass = +(pn <= pf) & +(pn <= qf) & +(pn <= rf) & +(pn <= cap) & +(qn <= pf) & +(qn <= qf) & +(qn <= rf) & +(qn <= cap) &
+                +(rn <= pf) & +(rn <= qf) & +(rn <= rf) & +(rn <= cap) & +(0 <= pf) & +(0 <= qf) & +(0 <= rf) & +(0 <= cap);
+              if (pass !== 0) {
+                testCandidate(physics, s, ids[items[e]]);
+                cap = best[BH_DIST];
+              }
+            }
+          } else for (let e = run[2 * cell]; e < to; e++) {
             const o = 6 * items[e];
             const pn = (eb[o + nfx] - rx - ox) * ix + ax, qn = (eb[o + nfy] - ry - oy) * iy + ay, rn = (eb[o + nfz] - rz - oz) * iz + az;
             const pf = (eb[o + ffx] + rx - ox) * ix + bx, qf = (eb[o + ffy] + ry - oy) * iy + by, rf = (eb[o + ffz] + rz - oz) * iz + bz;
