@@ -13,7 +13,8 @@
  * equal), at a third of the cost — measured on random boxes in a plain loop, 4.9 ns an entry
  * against 15 ns (V8 compiles `Math.max` / `Math.min` of doubles to branches on the data, which a
  * random scene mispredicts), and 0.56 of the batch's time before it at 10,000 spheres, against
- * 0.76 without it (bench/compareQueries.ts, kind `batch`, against the batch of single walks).
+ * 0.76 without it (bench/compareQueries.ts, kind `batch`, against the batch of single walks); see
+ * docs/internals.md (the performance idiom, unpredictable tests).
  *
  * Bit-identical to `castRay`: each step is the arithmetic of the single query's walk, operation for
  * operation and in the same order — `unitDirection` (queryArgs.ts), `prepare`, `testCells` and
