@@ -152,12 +152,13 @@ export function pathGridInsert(g: PathGrid, id: number, slice: number): void {
 
 /**
  * Empties `g` for a tick with cells of side `side` (finite, > 0) and a table of at least `items` × 8
- * buckets per slice (a power of two), and marks it active.
+ * buckets per slice (a power of two, never shrunk), and marks it active.
  */
 export function pathGridReset(g: PathGrid, side: number, items: number): void {
   g.active = true;
   g.inv = 1 / side;
-  let table = 64;
+  // The table only grows (doubling), so that a crowd whose size varies does not reallocate it.
+  let table = g.head.length;
   while (table < 8 * PATH_SLICES * items) table *= 2;
   if (g.head.length !== table) g.head = new Int32Array(table);
   g.head.fill(-1);
