@@ -75,6 +75,13 @@ export interface PathGrid {
   /** Per item: entity and bounds (6). */
   ids: Int32Array;
   bounds: Float64Array;
+  /**
+   * Per item: the first item of the path it is a piece of (-1 for the dynamic grid's items copied
+   * as they are); per entity, `latest`: the first item of its latest path. A piece of an older path
+   * is skipped: the latest path covers the body from its last change on, and the clock only moves on.
+   */
+  first: Int32Array;
+  latest: Int32Array;
   itemCount: number;
   /** Items spanning more than MAX_ITEM_CELLS cells (or beyond the cell range): every query scans them. */
   wide: Int32Array;
@@ -102,23 +109,26 @@ export function createPathGrid(): PathGrid {
   const n = 64;
   return {
     active: false, allowed: true, inv: 1, tableMask: 63, head: new Int32Array(64).fill(-1), next: new Int32Array(n), item: new Int32Array(n), entryCount: 0,
-    ids: new Int32Array(n), bounds: new Float64Array(6 * n), itemCount: 0, wide: new Int32Array(n), wideCount: 0,
+    ids: new Int32Array(n), bounds: new Float64Array(6 * n), first: new Int32Array(n), latest: new Int32Array(n), itemCount: 0, wide: new Int32Array(n), wideCount: 0,
     tracked: new Uint8Array(n), limited: new Uint8Array(n), reach: new Float64Array(6 * n), stamp: new Uint32Array(n), stampValue: 0, scratch: new Float64Array(6),
   };
 }
 
 /**
  * Appends an item for entity `id` with the bounds in `g.scratch`, bucketed by the cells it covers
- * in time slice `slice` (0 .. PATH_SLICES − 1).
+ * in time slice `slice` (0 .. PATH_SLICES − 1), as a piece of the path starting at item `first`
+ * (-1: not a path).
  */
-export function pathGridInsert(g: PathGrid, id: number, slice: number): void {
+export function pathGridInsert(g: PathGrid, id: number, slice: number, first: number): void {
   if (g.itemCount === g.ids.length) {
     g.ids = grow(g.ids, 2 * g.ids.length);
     g.bounds = grow(g.bounds, 12 * g.ids.length / 2);
+    g.first = grow(g.first, g.ids.length);
   }
   const i = g.itemCount++;
   const b = g.scratch;
   g.ids[i] = id;
+  g.first[i] = first;
   const o = 6 * i;
   for (let k = 0; k < 6; k++) g.bounds[o + k] = b[k];
   const inv = g.inv;
@@ -210,7 +220,8 @@ export function queryPathsAtEnd(g: PathGrid, q: Float64Array, out: QueryOut): vo
 /** Reports item `i`'s entity when not yet reported by query `st`, its bounds meet `q` and its reach `whole`. */
 function visit(g: PathGrid, i: number, q: Float64Array, whole: Float64Array, st: number, out: QueryOut): void {
   const id = g.ids[i];
-  if (g.stamp[id] === st) return;
+  const f = g.first[i];
+  if (g.stamp[id] === st || (f >= 0 && f !== g.latest[id])) return;
   const b = g.bounds, o = 6 * i;
   // The six comparisons as bits, one branch (docs/internals.md, rule 6).
   if (((+(b[o] <= q[3]) & +(b[o + 3] >= q[0])) & (+(b[o + 1] <= q[4]) & +(b[o + 4] >= q[1])) & (+(b[o + 2] <= q[5]) & +(b[o + 5] >= q[2]))) === 0) return;

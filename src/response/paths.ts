@@ -32,6 +32,8 @@ export function trackPath(physics: Physics, s: ResponseState, x: number): void {
   const b = g.scratch;
   let w = Math.floor(t0 * PATH_SLICES);
   if (w > PATH_SLICES - 1) w = PATH_SLICES - 1;
+  const first = g.itemCount;
+  g.latest[x] = first;
   // The piece of the segment within each time slice from t0 on (slices are exact binary fractions).
   for (; w < PATH_SLICES; w++) {
     const ta = w / PATH_SLICES > t0 ? w / PATH_SLICES : t0;
@@ -44,7 +46,7 @@ export function trackPath(physics: Physics, s: ResponseState, x: number): void {
     b[3] = (ax > bx ? ax : bx) + h;
     b[4] = (ay > by ? ay : by) + h;
     b[5] = (az > bz ? az : bz) + h;
-    pathGridInsert(g, x, w);
+    pathGridInsert(g, x, w, first);
   }
 }
 
@@ -74,6 +76,7 @@ export function buildPaths(physics: Physics, s: ResponseState): void {
     g.tracked = new Uint8Array(cap);
     g.limited = new Uint8Array(cap);
     g.reach = new Float64Array(6 * cap);
+    g.latest = new Int32Array(cap);
     g.stamp = new Uint32Array(cap);
     g.stampValue = 0;
   } else {
@@ -104,7 +107,7 @@ export function buildPaths(physics: Physics, s: ResponseState): void {
     }
     if (s.state[id] === DYNAMIC) continue;
     for (let k = 0; k < 6; k++) b[k] = grid.bounds[6 * i + k];
-    for (let w = 0; w < PATH_SLICES; w++) pathGridInsert(g, id, w);
+    for (let w = 0; w < PATH_SLICES; w++) pathGridInsert(g, id, w, -1);
   }
   for (let i = 0; i < s.bodyCount; i++) trackPath(physics, s, s.bodies[i]);
 }
