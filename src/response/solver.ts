@@ -33,6 +33,7 @@ export function addConstraint(s: ResponseState, a: number, x: number, n: Float64
   const c = s.conCount++;
   s.conA[c] = a;
   s.conB[c] = x;
+  s.conNear[c] = 0;
   const o = CON_SLOTS * c;
   s.conF[o] = n[0];
   s.conF[o + 1] = n[1];
