@@ -7,7 +7,8 @@
  * time; a queued prediction whose bodies changed since is stale and skipped (or, when only the
  * partner changed, the owner is predicted again). A body stops reacting after `maxIterations`
  * impacts: it stays at its last impact for the rest of the tick (leftover motion dropped), an
- * obstacle at rest for the others. At the end every other body moves on to the end of the tick.
+ * obstacle at rest for the others (with gravity, one that moved no farther than the rest skin ends
+ * the tick at rest: `stopJammed`). At the end every other body moves on to the end of the tick.
  *
  * The contacts of dynamic bodies are those of the path taken (contactRecords.ts), merged into
  * `physics.contacts`, which holds the narrowphase's contacts of the other pairs.

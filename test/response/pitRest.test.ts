@@ -10,7 +10,9 @@
  * impacts) on resting contacts at the start of the tick, tick after tick: capped, they stayed where
  * they were but kept their velocity (gravity and the impulses of the balls on them), which came back
  * the next tick; 15 balls stayed awake and the energy grew back to its peak (one ball reached
- * 159 u/s without moving). With `maxIterations: 16` 2 balls stayed awake at 1.05e-6 of the peak. A capped body that moved no farther than the rest skin now ends the tick at rest.
+ * 159 u/s without moving). With `maxIterations: 16` 2 balls stayed awake at 1.05e-6 of the peak.
+ * Now the start-of-tick solve includes the pairs within the rest skin that fall together, and a
+ * capped body that moved no farther than the rest skin ends the tick at rest (test/response/jammed.test.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { addBox, addSphere, step } from '../../src/index.js';
