@@ -3,7 +3,8 @@
  * single casts (sweepDense.ts): adversarial rays on grid-aligned scenes at scales from 1e-4 to 1e6.
  * Boxes and spheres sit on a lattice of the queries' dense-grid cells; rays start exactly on cell
  * faces, edges and corners (read from the grid's own frame), on the table's faces, on a body's face,
- * inside bodies, just outside the table and far outside it; directions are axis-aligned (with −0
+ * inside bodies, just outside the table, far outside it, and at the origin distance where the
+ * single query switches from the cell walk to the thick walk (and a rounding either side); directions are axis-aligned (with −0
  * components), diagonal through cell corners, or carry tiny (1e-300, subnormal) and huge (1e300)
  * components; lengths are 0, a whole number of cells, or long. Every ray of the batch must equal
  * `castRay` bit for bit, and `castRay` must agree with the independent oracle (test/oracle/ray.ts:
@@ -15,7 +16,7 @@ import { createWorld } from 'bitecs';
 import { describe, expect, it } from 'vitest';
 import { addBox, addSphere, castRay, castRays, createBatchHits, createPhysics, type Physics, type QueryHit } from '../../src/index.js';
 import { queryState } from '../../src/queries/queryGrid.js';
-import { DG_SIDE, DG_X0 } from '../../src/grid/dense.js';
+import { DG_PAD, DG_SIDE, DG_X0 } from '../../src/grid/dense.js';
 import { rayBox, raySphere, type OracleBody, type P3 } from '../oracle/ray.js';
 
 const RUNS = Number(process.env.QUERY_RUNS ?? 150);
@@ -53,7 +54,7 @@ const dirArb = fc.oneof(
 
 /** Where a ray starts: [kind, lattice point, fraction, body index]. */
 const originArb = fc.tuple(
-  fc.constantFrom('cell', 'body', 'face', 'outside', 'far'),
+  fc.constantFrom('cell', 'body', 'face', 'outside', 'far', 'edge'),
   fc.tuple(fc.integer({ min: -6, max: 6 }), fc.integer({ min: -6, max: 6 }), fc.integer({ min: -6, max: 6 })),
   fc.constantFrom(0, 0.5, 0.25),
   fc.nat(),
@@ -79,10 +80,13 @@ describe('castRays against castRay and the oracle: adversarial rays on grid-alig
           else if (kind === 'body') o = [b.c[0], b.c[1], b.c[2]];
           else if (kind === 'face') o = [b.c[0] + (b.kind === 'box' ? b.h[0] : b.radius), b.c[1], b.c[2] + frac * sc.scale];
           else if (kind === 'outside') o = [x0[0] - (k[0] + 7) * side, x0[1] + k[1] * side, x0[2] - 0.5 * side];
-          else o = [1e9 * sc.scale, k[1] * sc.scale, -1e9 * sc.scale];
+          else if (kind === 'far') o = [1e9 * sc.scale, k[1] * sc.scale, -1e9 * sc.scale];
+          // Where the single query switches from the DDA to the thick walk (1e-12 × the origin's largest
+          // coordinate against the grid's padding): on it, or a rounding either side.
+          else o = [-(s.useDense ? f[DG_PAD] * 1e12 : 1e3 * sc.scale) * (1 + frac * 4e-16 * Math.sign(k[0])), k[1] * side, k[2] * side];
           O.set(o, 3 * i);
-          D.set(d, 3 * i);
-          L[i] = kind === 'far' ? len * sc.scale + 2e9 * sc.scale : len * side;
+          D.set(kind === 'edge' ? [Math.abs(d[0]) + 1e-3, d[1] * 1e-3, d[2] * 1e-3] : d, 3 * i);
+          L[i] = kind === 'far' ? len * sc.scale + 2e9 * sc.scale : kind === 'edge' ? 2 * Math.abs(o[0]) + len * side : len * side;
         });
         const out = createBatchHits(1);
         const count = castRays(physics, n, O, D, L, out);
