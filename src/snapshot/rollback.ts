@@ -107,10 +107,20 @@ export function createRollbackRing(physics: Physics, depth: number): RollbackRin
   return new Ring(physics, depth, doubledLength(MIN_SLOT, need + (need >>> 2)));
 }
 
+/**
+ * The state of `ring`, or a `PhysicsInputError` (field `ring`) when it is not a ring made by
+ * `createRollbackRing` (`instanceof` alone admits `Object.create` of a ring's prototype, which has
+ * no state).
+ */
+function stateOf(ring: RollbackRing, source: string): RingState {
+  const r = ring instanceof Ring ? ring[STATE] : undefined;
+  if (r === undefined) throw new PhysicsInputError({ field: 'ring', problem: 'must be a ring made by createRollbackRing', source });
+  return r;
+}
+
 function ringOf(physics: Physics, ring: RollbackRing, source: string): RingState {
   checkLive(physics, source);
-  if (!(ring instanceof Ring)) throw new PhysicsInputError({ field: 'ring', problem: 'must be a ring made by createRollbackRing', source });
-  const r = ring[STATE];
+  const r = stateOf(ring, source);
   if (r.physics !== physics) throw new PhysicsInputError({ field: 'ring', problem: 'was created for another physics instance', source });
   return r;
 }
@@ -171,8 +181,7 @@ export function saveRollback(physics: Physics, ring: RollbackRing): void {
  * to another timeline.
  */
 export function clearRollback(ring: RollbackRing): void {
-  if (!(ring instanceof Ring)) throw new PhysicsInputError({ field: 'ring', problem: 'must be a ring made by createRollbackRing', source: 'clearRollback' });
-  const r = ring[STATE];
+  const r = stateOf(ring, 'clearRollback');
   r.count = 0;
   r.head = 0;
   r.frameBytes = 0;

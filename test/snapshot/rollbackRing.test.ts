@@ -264,6 +264,17 @@ describe('rollback ring: errors name the argument and change nothing', () => {
     expect(problem(() => createRollbackRing(other, 4)).field).toBe('physics');
   });
 
+  it('regression: an object with a ring\'s prototype but not made by createRollbackRing is rejected naming the ring (it threw a TypeError)', () => {
+    const { physics, ring } = filled();
+    const fake = Object.create(Object.getPrototypeOf(ring)) as RollbackRing;
+    for (const [f, source] of [
+      [() => saveRollback(physics, fake), 'saveRollback'], [() => restoreRollback(physics, fake, 1), 'restoreRollback'], [() => clearRollback(fake), 'clearRollback'],
+    ] as const) {
+      const e = problem(f);
+      expect([e.field, e.source]).toEqual(['ring', source]);
+    }
+  });
+
   it('its public fields cannot be written (regression: a write put the count out of step with the buffer)', () => {
     const { physics, ring } = filled();
     const before = [ring.count, ring.oldestTick, ring.newestTick, ring.frameBytes, ring.depth];
