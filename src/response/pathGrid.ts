@@ -7,37 +7,40 @@
  * query returned nearly every sphere: the work per prediction grew with the count. This grid holds,
  * instead, each dynamic sphere's remaining path as the response knows it: its segment from its pose
  * at its local time to the end of the tick along its current velocity (a capped sphere: its pose),
- * cut at the quarters of the tick (PATH_SLICES), each piece's bounds grown by its radius. A sphere whose velocity or pose changes gets a new item from
- * the current time (`trackPath` in paths.ts, called wherever the response changes them); its older items stay
- * (a query filters by bounds and reports an entity once). The dynamic grid's other items (kinematic
- * bodies, sleepers, moving boxes: their items cover the whole tick) are copied as they are.
+ * cut at the quarters of the tick (PATH_SLICES), each piece's bounds grown by its radius. A sphere
+ * whose velocity or pose changes, or that is capped, gets new pieces from the current time
+ * (`trackPath` in paths.ts, called wherever the response does so); the pieces of its older paths
+ * are skipped by the queries (`first`, `latest`). The dynamic grid's other items (kinematic bodies,
+ * sleepers, moving boxes: their items cover the whole tick) are copied as they are, in every slice.
  *
- * Conservative (a query reports every body whose cast the dynamic grid's query could report as touching): a
- * cast of sphere a against partner x over the window [now, 1] touches only if, at some time τ in it,
- * |ca(τ) − cx(τ)| ≤ ra + rx (up to the cast's rounding). ca(τ) lies in a's piece of τ's slice
- * (the query, grown by ra) and cx(τ) in x's piece of that slice (x moves linearly until its velocity
- * changes or it is capped, and each such change inserts new pieces from then on), so on every axis
- * the two bounds meet. Items are
- * grown by PATH_SLACK of their magnitudes, 10⁷ ulps, above the rounding of the positions advanced
- * step by step (resolve.ts `advance`) and of the cast (sweptApart.ts). A dynamic sphere is
- * reported only when its dynamic-grid item meets the query too (`limited`), as the dynamic grid
- * would: the candidates are the dynamic grid's minus pairs that cannot touch, so the predictions
- * find the same events.
+ * Conservative (a query reports every body whose cast the dynamic grid's query could report as
+ * touching): a cast of sphere a against partner x over the window [now, 1] touches only if, at
+ * some time τ in it, |ca(τ) − cx(τ)| ≤ ra + rx (up to the cast's rounding). ca(τ) lies in a's
+ * piece of τ's slice (the query, grown by ra) and cx(τ) in x's piece of that slice (x moves
+ * linearly until its velocity changes or it is capped, and each such change inserts new pieces from
+ * then on), so on every axis the two bounds meet. Items are grown by PATH_SLACK of their
+ * magnitudes, 10⁷ ulps, above the rounding of the positions advanced step by step (resolve.ts
+ * `advance`) and of the cast (sweptApart.ts). A dynamic sphere is reported only when its
+ * dynamic-grid item meets the whole query too (`limited`), as the dynamic grid would: the
+ * candidates are the dynamic grid's minus pairs that cannot touch, so the predictions find the same
+ * events.
  *
  * Order: at a current time above 0 a prediction's result does not depend on the order of its
  * candidates (the earliest event, ties by partner id; contact records, merged sorted). At time 0
  * it may: push-outs and the resting contacts of the start-of-tick solve are taken in candidate
- * order. `orderMatters` (predict.ts) then sends the prediction back to the dynamic grid whenever its candidates
- * include a body the response does not move (kinematic, sleeping) or two spheres near enough at the
- * start to touch or be within the rest skin. So the response's results are bit-identical with or
- * without this grid (test/determinism's pinned hashes).
+ * order. `orderMatters` (predict.ts) then sends the prediction back to the dynamic grid whenever
+ * its candidates include a body the response does not move (kinematic, sleeping) or two spheres near
+ * enough at the start to touch or be within the rest skin. So the response's results are
+ * bit-identical with or without this grid (test/determinism's pinned hashes;
+ * test/response/pathGrid.test.ts compares every tick with and without it).
  *
  * The end-of-tick projection (project.ts) takes its dynamic candidates from it too, where every
  * body is at the end of its last item, and a body it moves gets an item where it is moved to; with
  * its own rule for when the order matters (`nearByPaths`).
  *
- * Used in a tick only when the dynamic spheres' mean reach (|v dt|₁) is above REACH_RATIO radii (paths.ts):
- * slower crowds (the arena) get little from it. A decision per tick, results unchanged either way.
+ * Used in a tick only when the dynamic spheres' mean reach (|v dt|₁) is above REACH_RATIO radii
+ * (paths.ts): slower crowds (the arena) get little from it. A decision per tick, results unchanged
+ * either way.
  * @module
  */
 import { CELL_LIMIT, hashCell } from '../grid/cells.js';
