@@ -8,6 +8,7 @@
  * units.
  * @module
  */
+import { createCellTable, type CellTable } from '../grid/cellTable.js';
 import { createGrid, type Grid } from '../grid/grid.js';
 import { createSizeStats, type SizeStats } from '../grid/policy.js';
 import { createQueryOut, type QueryOut } from '../grid/query.js';
@@ -42,6 +43,11 @@ export interface BroadphaseState {
    */
   staticInputs: Float64Array;
   staticDirty: boolean;
+  /**
+   * The static grid's items in a dense cell table of a finer side (src/grid/cellTable.ts), built
+   * with it when the boxes' region is bounded: the spheres' single-cell lookups use it.
+   */
+  staticCells: CellTable;
   dynamicGrid: Grid;
   query: QueryOut;
   /** The broadphase's work counters of the last tick (slots `WORK_*`), deterministic. */
@@ -90,6 +96,7 @@ export function createBroadphaseState(cellSize: number | undefined, contactBudge
     staticGrid: createGrid(cellSize ?? 1),
     staticInputs: new Float64Array(0),
     staticDirty: true,
+    staticCells: createCellTable(),
     dynamicGrid: createGrid(cellSize ?? 1),
     query: createQueryOut(),
     work: new Float64Array(WORK_SLOTS),

@@ -19,6 +19,7 @@
  * @module
  */
 import { CELL_LIMIT, hashCell, WHOLE_TICK } from '../grid/cells.js';
+import { CT_INV } from '../grid/cellTable.js';
 import { gridBuild, gridClear, gridInsertSlice, gridSetCellSize, gridSetMargin, WORK_CELLS, WORK_ITEMS } from '../grid/grid.js';
 import {
   B_COVER, B_MEDIAN, bucketOf, CELL_PER_EXTENT, cellFor, DRIFT_BUCKETS, marginFor, sizeStatsBuckets,
@@ -206,6 +207,11 @@ function querySpheres(physics: Physics): number {
   const staticOnly = !hasDynamic && staticGrid.levelMask === 1 && staticGrid.count > 0;
   const m = staticGrid.margin, inv = staticGrid.levelInv[0], tableMask = staticGrid.tableMask;
   const { cellStart, cellItems, bounds: b, ids: staticIds, work: staticWork } = staticGrid;
+  // The dense cell table of the static boxes (src/grid/cellTable.ts), when built: tried first.
+  const table = internal.broadphase.staticCells;
+  const tableOn = staticOnly && table.usable;
+  const tinv = table.frame[CT_INV], tox = table.ox, toy = table.oy, toz = table.oz, tnx = table.nx, tny = table.ny, tnz = table.nz;
+  const tstart = table.start, titems = table.items;
   let queries = 0;
   for (let eid = 1; eid <= maxEid; eid++) {
     const f = flags[eid];
@@ -231,6 +237,39 @@ function querySpheres(physics: Physics): number {
     const x1 = x + r + (mx > 0 ? mx : 0) + pad;
     const y1 = y + r + (my > 0 ? my : 0) + pad;
     const z1 = z + r + (mz > 0 ? mz : 0) + pad;
+    // The dense table's cell, as `querySingleCell` (src/grid/query.ts) finds the hashed grid's: the
+    // bounds shrunk by the margin (to their midpoint when thinner) in one cell; outside it, no box.
+    if (tableOn) {
+      let u0 = (x0 + m) * tinv, u1 = (x1 - m) * tinv;
+      if (u0 > u1) u0 = u1 = (x0 + (x1 - x0) * 0.5) * tinv;
+      let v0 = (y0 + m) * tinv, v1 = (y1 - m) * tinv;
+      if (v0 > v1) v0 = v1 = (y0 + (y1 - y0) * 0.5) * tinv;
+      let w0 = (z0 + m) * tinv, w1 = (z1 - m) * tinv;
+      if (w0 > w1) w0 = w1 = (z0 + (z1 - z0) * 0.5) * tinv;
+      const cx = Math.floor(u0), cy = Math.floor(v0), cz = Math.floor(w0);
+      if (Math.floor(u1) === cx && Math.floor(v1) === cy && Math.floor(w1) === cz) {
+        const rx = cx - tox, ry = cy - toy, rz = cz - toz;
+        staticWork[WORK_CELLS]++;
+        queries++;
+        if (!(rx >= 0 && rx < tnx && ry >= 0 && ry < tny && rz >= 0 && rz < tnz)) continue;
+        const c = (rx * tny + ry) * tnz + rz;
+        const end = tstart[c + 1];
+        staticWork[WORK_ITEMS] += end - tstart[c];
+        const out = query.ids;
+        let n = 0;
+        for (let k = tstart[c]; k < end; k++) {
+          const o = 6 * titems[k];
+          // As below: the six comparisons as bits, one branch.
+          const hit = (+(b[o] <= x1) & +(b[o + 3] >= x0)) & (+(b[o + 1] <= y1) & +(b[o + 4] >= y0)) & (+(b[o + 2] <= z1) & +(b[o + 5] >= z0));
+          if (hit !== 0) out[n++] = staticIds[titems[k]];
+        }
+        if (n > 0) {
+          query.count = n;
+          emitPairs(physics, eid);
+        }
+        continue;
+      }
+    }
     // `querySingleCell` (src/grid/query.ts) inline, same arithmetic: calling it measured 1.01–1.05x (10,000 spheres).
     if (staticOnly) {
       let u0 = (x0 + m) * inv, u1 = (x1 - m) * inv;
