@@ -29,7 +29,8 @@ import { SLICE_BODY_SLOTS, sliceBounds, sliceDepth, S_CX, S_HX, S_MX, S_SIDE } f
 import { sortUniqueIds } from '../grid/sortIds.js';
 import { BOUNDS_PAD, boxBounds } from '../physics/bodyReads.js';
 import { budgetError, emitBoxPairs, mergeBoxPairs } from './boxPairs.js';
-import { pairListPush } from '../physics/idLists.js';
+import { contactListReserve, pairListPush } from '../physics/idLists.js';
+import { STATIC_SHAPE, testCandidate, testSphereStatic } from './pairTest.js';
 import { rebuildStatic } from './staticBoxes.js';
 import { BodyFlags, type Physics } from '../physics/physicsTypes.js';
 import { internalsOf } from '../physics/internal.js';
@@ -43,6 +44,10 @@ const q = new Float64Array(6);
 const bounds = new Float64Array(6);
 /** Scratch: the body being sliced (per body: `loadBody` writes it, the slicing reads it). */
 const body = new Float64Array(SLICE_BODY_SLOTS);
+
+/** `withinDistance`'s range of accurate squares (src/geometry/kernels/scalar.ts), for the inline rejection. */
+const SQ_MIN = 1e-280;
+const SQ_MAX = 1e280;
 
 /** Most slices (items, and queries) per tick beyond which moving bodies are no longer split. */
 const SLICE_BUDGET = 1 << 20;
@@ -167,6 +172,17 @@ function emitPairs(physics: Physics, a: number): void {
   }
 }
 
+/**
+ * Tests the pairs listed from `from` on into `testedContacts` (the queries test the pairs themselves
+ * this tick: `BroadphaseState.tested`).
+ */
+function testEmitted(physics: Physics, from: number): void {
+  const bp = internalsOf(physics).broadphase;
+  const { pairs, testedContacts: list } = bp;
+  contactListReserve(list, list.count + pairs.count - from);
+  for (let i = from; i < pairs.count; i++) testCandidate(physics, list, pairs.a[i], pairs.b[i]);
+}
+
 /** Queries one sphere's or moving box's candidates, slice by slice of its motion, and emits its pairs. */
 function querySliced(physics: Physics, eid: number, f: number, hasDynamic: boolean): void {
   const internal = internalsOf(physics);
@@ -212,6 +228,12 @@ function querySpheres(physics: Physics): number {
   const tableOn = staticOnly && table.usable;
   const tinv = table.frame[CT_INV], tox = table.ox, toy = table.oy, toz = table.oz, tnx = table.nx, tny = table.ny, tnz = table.nz;
   const tstart = table.start, titems = table.items;
+  // With `tested`, the pairs are tested here (see `BroadphaseState.tested`), those of the dense
+  // table's lookups inline against the boxes' recorded shapes.
+  const bp = internal.broadphase;
+  const tested = bp.tested !== 0;
+  const { pairs, testedContacts, staticShapes: shapes, contactBudget: budget } = bp;
+  const { group, mask } = physics.components.CollisionFilter;
   let queries = 0;
   for (let eid = 1; eid <= maxEid; eid++) {
     const f = flags[eid];
@@ -224,7 +246,9 @@ function querySpheres(physics: Physics): number {
     const ax = Math.abs(mx), ay = Math.abs(my), az = Math.abs(mz);
     if (!(ax <= side && ay <= side && az <= side)) {
       work[WORK_QUERIES] = queries;
+      const from = pairs.count;
       querySliced(physics, eid, f, hasDynamic);
+      if (tested) testEmitted(physics, from);
       queries = work[WORK_QUERIES];
       continue;
     }
@@ -255,6 +279,47 @@ function querySpheres(physics: Physics): number {
         const c = (rx * tny + ry) * tnz + rz;
         const end = tstart[c + 1];
         staticWork[WORK_ITEMS] += end - tstart[c];
+        if (tested) {
+          // A cell's entries are in ascending slot order, which is id order (staticBoxes.ts), each
+          // once: the pairs come out sorted, as `emitPairs` sorts them.
+          const ga = group[eid], ma = mask[eid];
+          for (let k = tstart[c]; k < end; k++) {
+            const slot = titems[k];
+            const o = 6 * slot;
+            const hit = (+(b[o] <= x1) & +(b[o + 3] >= x0)) & (+(b[o + 1] <= y1) & +(b[o + 4] >= y0)) & (+(b[o + 2] <= z1) & +(b[o + 5] >= z0));
+            if (hit === 0) continue;
+            const id = staticIds[slot];
+            if ((ga & mask[id]) === 0 || (group[id] & ma) === 0) continue;
+            if (pairs.count >= budget) budgetError(physics, eid, pairs.count, end - k);
+            pairListPush(pairs, eid, id);
+            // `contactSphereBox`'s rejection (geometry/kernels/boxFrame.ts: loadSphereBox,
+            // withinBoxLocal, scalar.ts withinDistance) inline, the same arithmetic: most candidates
+            // stop here; the others, and the extreme magnitudes, take the full test.
+            const so = STATIC_SHAPE * slot;
+            let lx = x - shapes[so], ly = y - shapes[so + 1], lz = z - shapes[so + 2];
+            const qx = shapes[so + 3], qy = shapes[so + 4], qz = shapes[so + 5], qw = shapes[so + 6];
+            if (!(qx === 0 && qy === 0 && qz === 0)) {
+              const ux = -qx, uy = -qy, uz = -qz;
+              const tx = 2 * (uy * lz - uz * ly), ty = 2 * (uz * lx - ux * lz), tz = 2 * (ux * ly - uy * lx);
+              const rx2 = lx + qw * tx + (uy * tz - uz * ty);
+              const ry2 = ly + qw * ty + (uz * tx - ux * tz);
+              const rz2 = lz + qw * tz + (ux * ty - uy * tx);
+              lx = rx2;
+              ly = ry2;
+              lz = rz2;
+            }
+            const hx = shapes[so + 7], hy = shapes[so + 8], hz = shapes[so + 9];
+            const rad = r + (qw - qw);
+            const dx = lx < -hx ? lx + hx : lx > hx ? lx - hx : (lx - lx) * hx;
+            const dy = ly < -hy ? ly + hy : ly > hy ? ly - hy : (ly - ly) * hy;
+            const dz = lz < -hz ? lz + hz : lz > hz ? lz - hz : (lz - lz) * hz;
+            const d2 = dx * dx + dy * dy + dz * dz;
+            const rr = rad * rad;
+            if (d2 < SQ_MAX && (d2 > SQ_MIN || rr > 2 * SQ_MIN) && !(d2 <= rr && rad - rad === 0)) continue;
+            testSphereStatic(physics, testedContacts, eid, id, shapes, so);
+          }
+          continue;
+        }
         const out = query.ids;
         let n = 0;
         for (let k = tstart[c]; k < end; k++) {
@@ -305,7 +370,9 @@ function querySpheres(physics: Physics): number {
         queries++;
         if (n > 0) {
           query.count = n;
+          const from = pairs.count;
           emitPairs(physics, eid);
+          if (tested) testEmitted(physics, from);
         }
         continue;
       }
@@ -320,7 +387,11 @@ function querySpheres(physics: Physics): number {
     gridQuerySlice(staticGrid, query, q, 0, WHOLE_TICK);
     if (hasDynamic) gridQuerySlice(dynamicGrid, query, q, 0, WHOLE_TICK);
     queries++;
-    if (query.count > 0) emitPairs(physics, eid);
+    if (query.count > 0) {
+      const from = pairs.count;
+      emitPairs(physics, eid);
+      if (tested) testEmitted(physics, from);
+    }
   }
   return queries; // nothing else after the loop (docs/internals.md, rule 3)
 }
@@ -354,6 +425,10 @@ export function findPairs(physics: Physics): void {
   work[WORK_QUERIES] = 0;
   work[WORK_SLICES] = 0;
   bp.pairs.count = 0;
+  // Static contacts with nothing else to meet later: the queries test their pairs themselves.
+  bp.tested = !physics.continuous && internal.responseCount === 0 && internal.characterCount === 0 &&
+    internal.purgeList.count === 0 && bp.movingBoxes === 0 ? 1 : 0;
+  bp.testedContacts.count = 0;
   updatePolicy(physics);
   if (bp.staticDirty) rebuildStatic(physics);
   rebuildDynamic(physics, bp.sphereSphere !== 0);
