@@ -221,6 +221,11 @@ export function readFilter(f: unknown, source: string, filter: Float64Array): vo
   if (f === undefined) return;
   if (f === null || typeof f !== 'object') fail('filter', `must be an object {group?, mask?, exclude?, sensors?}, got ${describe(f)}`, source);
   const o = f as { group?: unknown; mask?: unknown; exclude?: unknown; sensors?: unknown };
+  // A misspelt key (`{ msk: 1 }`) would otherwise filter nothing, silently. `for…in` walks the
+  // object's map's enum cache: no allocation once the call is optimised (the queries' allocation tests).
+  for (const k in o) {
+    if (k !== 'group' && k !== 'mask' && k !== 'exclude' && k !== 'sensors') fail(`filter.${k}`, 'is not a filter key (group, mask, exclude, sensors)', source);
+  }
   // Checked and stored here (`readBits` only words the error): its uint32 result, above 2^31 for
   // the default mask, would be boxed when the call is not inlined. A non-negative value is stored as
   // given, not through `>>> 0`: unoptimised code boxes a uint32 above 2^31 that it computes (seen as

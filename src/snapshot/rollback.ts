@@ -42,15 +42,18 @@ export interface RollbackRing {
   readonly count: number;
 }
 
-/** The ring's own fields (the public ones above are kept current by every save and restore). */
-class Ring implements RollbackRing {
-  depth: number;
-  oldestTick = -1;
-  newestTick = -1;
-  frameBytes = 0;
-  count = 0;
+/** The key of a ring's state: its fields are read through the getters below and written only here. */
+const STATE = Symbol('rollbackRing');
+
+/** A ring's state (the public fields of `RollbackRing` are read from it). */
+interface RingState {
   /** The instance the ring saves and restores. */
   readonly physics: Physics;
+  readonly depth: number;
+  oldestTick: number;
+  newestTick: number;
+  frameBytes: number;
+  count: number;
   /** Bytes of each slot (a multiple of 8); slot i starts at byte i × slotBytes of `buffer`. */
   slotBytes: number;
   buffer: Uint8Array;
@@ -58,16 +61,28 @@ class Ring implements RollbackRing {
   ticks: Float64Array;
   sizes: Int32Array;
   /** Slot of the oldest frame. */
-  head = 0;
+  head: number;
+}
 
+/**
+ * The ring handed to the game: its public fields are getters (an assignment to one throws in strict
+ * code and is ignored otherwise), its state sits behind a symbol, so a game cannot put the ring's
+ * counts out of step with its buffer.
+ */
+class Ring implements RollbackRing {
+  readonly [STATE]: RingState;
   constructor(physics: Physics, depth: number, slotBytes: number) {
-    this.physics = physics;
-    this.depth = depth;
-    this.slotBytes = slotBytes;
-    this.buffer = new Uint8Array(depth * slotBytes);
-    this.ticks = new Float64Array(depth);
-    this.sizes = new Int32Array(depth);
+    this[STATE] = {
+      physics, depth, oldestTick: -1, newestTick: -1, frameBytes: 0, count: 0, slotBytes,
+      buffer: new Uint8Array(depth * slotBytes), ticks: new Float64Array(depth), sizes: new Int32Array(depth), head: 0,
+    };
+    Object.freeze(this);
   }
+  get depth(): number { return this[STATE].depth; }
+  get oldestTick(): number { return this[STATE].oldestTick; }
+  get newestTick(): number { return this[STATE].newestTick; }
+  get frameBytes(): number { return this[STATE].frameBytes; }
+  get count(): number { return this[STATE].count; }
 }
 
 /** Most frames a ring holds (a rollback window of 18 minutes at 60 Hz). */
@@ -92,15 +107,16 @@ export function createRollbackRing(physics: Physics, depth: number): RollbackRin
   return new Ring(physics, depth, doubledLength(MIN_SLOT, need + (need >>> 2)));
 }
 
-function ringOf(physics: Physics, ring: RollbackRing, source: string): Ring {
+function ringOf(physics: Physics, ring: RollbackRing, source: string): RingState {
   checkLive(physics, source);
   if (!(ring instanceof Ring)) throw new PhysicsInputError({ field: 'ring', problem: 'must be a ring made by createRollbackRing', source });
-  if (ring.physics !== physics) throw new PhysicsInputError({ field: 'ring', problem: 'was created for another physics instance', source });
-  return ring;
+  const r = ring[STATE];
+  if (r.physics !== physics) throw new PhysicsInputError({ field: 'ring', problem: 'was created for another physics instance', source });
+  return r;
 }
 
 /** Sets the public oldest / newest ticks from the held frames. */
-function publish(r: Ring): void {
+function publish(r: RingState): void {
   if (r.count === 0) {
     r.oldestTick = -1;
     r.newestTick = -1;
@@ -111,7 +127,7 @@ function publish(r: Ring): void {
 }
 
 /** Replaces the buffer by one whose slots hold `need` bytes (slot size doubled), copying the held frames. */
-function grow(r: Ring, need: number): void {
+function grow(r: RingState, need: number): void {
   const slot = doubledLength(r.slotBytes, need);
   const next = new Uint8Array(r.depth * slot);
   for (let i = 0, s = r.head; i < r.count; i++, s = (s + 1) % r.depth) {
@@ -156,14 +172,15 @@ export function saveRollback(physics: Physics, ring: RollbackRing): void {
  */
 export function clearRollback(ring: RollbackRing): void {
   if (!(ring instanceof Ring)) throw new PhysicsInputError({ field: 'ring', problem: 'must be a ring made by createRollbackRing', source: 'clearRollback' });
-  ring.count = 0;
-  ring.head = 0;
-  ring.frameBytes = 0;
-  publish(ring);
+  const r = ring[STATE];
+  r.count = 0;
+  r.head = 0;
+  r.frameBytes = 0;
+  publish(r);
 }
 
 /** The slot holding `tick`, or −1 (newest first: rollbacks go back a few ticks). */
-function slotOf(r: Ring, tick: number): number {
+function slotOf(r: RingState, tick: number): number {
   for (let i = r.count - 1; i >= 0; i--) {
     const s = (r.head + i) % r.depth;
     if (r.ticks[s] === tick) return s;

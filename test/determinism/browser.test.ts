@@ -18,13 +18,11 @@ import { CHROMIUM_SKIP_REASON, launchChromium, skipWithoutChromium, type Chromiu
 const ROOT = resolve(__dirname, '../..');
 
 const ENTRY = `
-import { buildArena } from './src/scenes/buildArena.ts';
 import { hashPhysicsState } from './src/index.ts';
-import { makeDynamic } from './test/determinism/scenes.ts';
-/** Steps the arena and returns the state hash every \`every\` ticks (the last one is the final state). */
-export function trace(spheres, seed, sphereSphere, continuous, movingBoxes, ticks, every, response) {
-  const a = buildArena({ spheres, seed, sphereSphere, movingBoxes, physics: { continuous, ...(response ? { gravity: [0, response.gravityY, 0] } : {}) } });
-  if (response) makeDynamic(a.physics, a.sphereIds, response, a.boxIds);
+import { arenaInOrder } from './test/determinism/scenes.ts';
+/** Builds the pinned arena exactly as Node does, steps it and returns the state hash every \`every\` ticks (the last one is the final state). */
+export function trace(scene, ticks, every) {
+  const a = arenaInOrder(scene);
   const out = [];
   for (let t = 1; t <= ticks; t++) {
     a.tick();
@@ -77,11 +75,9 @@ describe('determinism across engines: Node vs Chromium', () => {
     await page.addScriptTag({ content: bundle });
     const engine = await page.evaluate(() => navigator.userAgent);
     for (const p of PINNED) {
-      const s = p.scene;
       const browser = await page.evaluate(
-        ([spheres, seed, sphereSphere, continuous, movingBoxes, ticks, every, response]) =>
-          (globalThis as any).BitecsCollideDeterminism.trace(spheres, seed, sphereSphere, continuous, movingBoxes, ticks, every, response),
-        [s.spheres, s.seed, s.sphereSphere, s.continuous ?? true, s.movingBoxes ?? 0, p.ticks, EVERY, s.response ?? null] as const,
+        ([scene, ticks, every]) => (globalThis as any).BitecsCollideDeterminism.trace(scene, ticks, every),
+        [p.scene, p.ticks, EVERY] as const,
       );
       const node = nodeTrace(p);
       expect(browser.tick).toBe(p.ticks);

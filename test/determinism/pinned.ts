@@ -9,6 +9,9 @@
  * The friction / damping / gravity scale scene was added with those fields (issue 24): first pinned
  * at c1f9e981b7ca7505, re-pinned at d804981a00073785 when merged with the response's end-of-tick
  * projection (which re-pinned the two other response hashes too).
+ * The same scene with sleep on (issue 24: a friction / damping / sleep scene) was pinned at
+ * 015e1fc6fcb9c0e0 (over its 1,000 ticks spheres fall asleep 25 times and are woken 3 times; 22 of
+ * the 300 are asleep at the end).
  * The two response hashes were re-pinned (from b762790e2f6349da and 55ee08c683781302) when the hash
  * began to cover the Response component's data: the simulation results did not change.
  * They were re-pinned again (from 86817f200ebeb1e2 and 5a71e6ec4b435ee3) by the response's
@@ -36,6 +39,12 @@ export const PINNED: Pinned[] = [
     scene: { spheres: 300, seed: 42, sphereSphere: true, response: { gravityY: -9.81, friction: 0.4, damping: 0.2, restitution: 0.5, scaled: true } },
     ticks: 1000,
     hash: 'd804981a00073785',
+  },
+  {
+    name: 'response: the friction / damping / gravity scale scene above with sleep on',
+    scene: { spheres: 300, seed: 42, sphereSphere: true, response: { gravityY: -9.81, friction: 0.4, damping: 0.2, restitution: 0.5, scaled: true, sleep: true } },
+    ticks: 1000,
+    hash: '015e1fc6fcb9c0e0',
   },
   { name: 'sphere–sphere on, discrete', scene: { spheres: 300, seed: 42, sphereSphere: true, continuous: false }, ticks: 1000, hash: 'e9052dc1ed9142da' },
   { name: 'moving boxes, sphere–sphere on, continuous', scene: { spheres: 300, seed: 42, sphereSphere: true, continuous: true, movingBoxes: 15 }, ticks: 1000, hash: '9447278ac824cc38' },

@@ -30,7 +30,7 @@ export interface ArenaCase {
 /**
  * The response of a pinned arena: gravity (y); optionally `friction` (the Material of every sphere
  * and box), `damping` (every sphere) and `restitution` (instead of 1), and a gravity scale of 0.5 on
- * every third sphere and −0.25 on every seventh (`scaled`).
+ * every third sphere and −0.25 on every seventh (`scaled`), and sleep (`sleep`).
  */
 export interface ResponseCase {
   gravityY: number;
@@ -38,6 +38,8 @@ export interface ResponseCase {
   damping?: number;
   restitution?: number;
   scaled?: boolean;
+  /** Sleep on with the default thresholds (`createPhysics({ sleep: {} })`). */
+  sleep?: boolean;
 }
 
 /** Makes every sphere of `sphereIds` dynamic (BOUNCE, restitution 1 unless `r` says otherwise), with the material of `r`. */
@@ -65,7 +67,7 @@ export function makeDynamic(physics: Physics, sphereIds: ArrayLike<number>, r?: 
 
 /** The arena exactly as `buildArena` makes it. */
 export function arenaInOrder(c: ArenaCase): ArenaRun {
-  const gravity = c.response ? { gravity: [0, c.response.gravityY, 0] as const } : {};
+  const gravity = c.response ? { gravity: [0, c.response.gravityY, 0] as const, ...(c.response.sleep ? { sleep: {} } : {}) } : {};
   const a = buildArena({
     spheres: c.spheres, seed: c.seed, sphereSphere: c.sphereSphere, movingBoxes: c.movingBoxes, physics: { continuous: c.continuous ?? true, ...gravity },
   });

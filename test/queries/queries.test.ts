@@ -44,6 +44,9 @@ describe('world queries', () => {
     throwsNaming(() => overlapBox(physics, [0, 0, 0], [1, 1, 1], [0, 0, 0, 0], ents), 'rotation', 'overlapBox');
     throwsNaming(() => overlapSphere(physics, [0, 0, 0], 1, ents, { exclude: -1 }), 'filter.exclude', 'overlapSphere');
     throwsNaming(() => overlapSphere(physics, [0, 0, 0], 1, ents, { sensors: 1 as never }), 'filter.sensors', 'overlapSphere');
+    // Regression: a misspelt filter key was ignored (the query then filtered nothing).
+    throwsNaming(() => overlapSphere(physics, [0, 0, 0], 1, ents, { msk: 1 } as never), 'filter.msk', 'overlapSphere');
+    throwsNaming(() => castRay(physics, [-5, 0, 0], [1, 0, 0], 5, hit, { group: 1, exlude: 3 } as never), 'filter.exlude', 'castRay');
     expect(hit).toEqual(newHit());
     expect(list.count).toBe(0);
     expect(ents.count).toBe(0);

@@ -263,4 +263,17 @@ describe('rollback ring: errors name the argument and change nothing', () => {
     destroyPhysics(other);
     expect(problem(() => createRollbackRing(other, 4)).field).toBe('physics');
   });
+
+  it('its public fields cannot be written (regression: a write put the count out of step with the buffer)', () => {
+    const { physics, ring } = filled();
+    const before = [ring.count, ring.oldestTick, ring.newestTick, ring.frameBytes, ring.depth];
+    const w = ring as { -readonly [K in keyof RollbackRing]: number };
+    for (const k of ['count', 'oldestTick', 'newestTick', 'frameBytes', 'depth'] as const) {
+      expect(() => { w[k] = 99; }).toThrow(TypeError);
+    }
+    expect([ring.count, ring.oldestTick, ring.newestTick, ring.frameBytes, ring.depth]).toEqual(before);
+    expect(Object.keys(ring)).toEqual([]);
+    restoreRollback(physics, ring, ring.oldestTick);
+    expect(physics.tick).toBe(before[1]);
+  });
 });
