@@ -264,14 +264,27 @@ function querySpheres(physics: Physics): number {
     // The dense table's cell, as `querySingleCell` (src/grid/query.ts) finds the hashed grid's: the
     // bounds shrunk by the margin (to their midpoint when thinner) in one cell; outside it, no box.
     if (tableOn) {
-      let u0 = (x0 + m) * tinv, u1 = (x1 - m) * tinv;
-      if (u0 > u1) u0 = u1 = (x0 + (x1 - x0) * 0.5) * tinv;
-      let v0 = (y0 + m) * tinv, v1 = (y1 - m) * tinv;
-      if (v0 > v1) v0 = v1 = (y0 + (y1 - y0) * 0.5) * tinv;
-      let w0 = (z0 + m) * tinv, w1 = (z1 - m) * tinv;
-      if (w0 > w1) w0 = w1 = (z0 + (z1 - z0) * 0.5) * tinv;
-      const cx = Math.floor(u0), cy = Math.floor(v0), cz = Math.floor(w0);
-      if (Math.floor(u1) === cx && Math.floor(v1) === cy && Math.floor(w1) === cz) {
+      let cx = 0, cy = 0, cz = 0, one = false;
+      if (t === 0 && r + pad <= m) {
+        // At rest within the margin: the centre's cell (a box meeting the bounds reaches within
+        // r + pad <= margin of the centre, and the table grew it by a hair more, cellTable.ts).
+        cx = Math.floor(x * tinv);
+        cy = Math.floor(y * tinv);
+        cz = Math.floor(z * tinv);
+        one = true;
+      } else {
+        let u0 = (x0 + m) * tinv, u1 = (x1 - m) * tinv;
+        if (u0 > u1) u0 = u1 = (x0 + (x1 - x0) * 0.5) * tinv;
+        let v0 = (y0 + m) * tinv, v1 = (y1 - m) * tinv;
+        if (v0 > v1) v0 = v1 = (y0 + (y1 - y0) * 0.5) * tinv;
+        let w0 = (z0 + m) * tinv, w1 = (z1 - m) * tinv;
+        if (w0 > w1) w0 = w1 = (z0 + (z1 - z0) * 0.5) * tinv;
+        cx = Math.floor(u0);
+        cy = Math.floor(v0);
+        cz = Math.floor(w0);
+        one = Math.floor(u1) === cx && Math.floor(v1) === cy && Math.floor(w1) === cz;
+      }
+      if (one) {
         const rx = cx - tox, ry = cy - toy, rz = cz - toz;
         staticWork[WORK_CELLS]++;
         queries++;

@@ -2,7 +2,8 @@
  * The dense cell table over a hashed grid's level-0 items (src/grid/cellTable.ts): a lookup of
  * bounds shrunk by the margin that falls in one cell meets, in that cell, every item whose bounds
  * meet the bounds (checked against a brute force over random boxes, margins, cell sides and
- * queries, as findPairs' sphere lookups compute the cell); a lookup outside the table has no item
+ * queries, as findPairs' sphere lookups compute the cell), and so does the cell of the centre of a
+ * sphere at rest whose padded radius is within the margin; a lookup outside the table has no item
  * within reach; the table is not built for items above level 0 or a sparse world.
  */
 import fc from 'fast-check';
@@ -69,6 +70,42 @@ describe('cellTable', () => {
           const got = lookup(g, t, q);
           if (got === null) continue;
           expect(new Set(got).size).toBe(got.length);
+          const want = items.flatMap((b, i) => (overlaps(b, q) ? [i + 1] : []));
+          for (const id of want) expect(got).toContain(id);
+        }
+      },
+    ), { numRuns: 200 });
+    expect(built).toBeGreaterThan(100);
+  });
+
+  it('a sphere at rest within the margin: its centre\'s cell holds every item its bounds meet, also far from the origin', () => {
+    let built = 0;
+    fc.assert(fc.property(
+      fc.constantFrom(0, 1e3, 1e6, -1e9, 3e10),
+      fc.array(box, { minLength: 1, maxLength: 30 }),
+      fc.double({ min: 1, max: 8, noNaN: true }), fc.double({ min: 0.05, max: 1, noNaN: true }),
+      fc.array(fc.tuple(fc.nat(29), fc.tuple(fc.integer({ min: -1, max: 1 }), fc.integer({ min: -1, max: 1 }), fc.integer({ min: -1, max: 1 })), fc.double({ min: 0.5, max: 1, noNaN: true })), { minLength: 1, maxLength: 30 }),
+      (offset, local, cell, marginShare, near) => {
+        const items = local.map((b): B => [b[0] + offset, b[1] + offset, b[2], b[3] + offset, b[4] + offset, b[5]]);
+        const margin = marginShare * cell;
+        const { g, t } = build(items, cell, margin, cell);
+        if (!t.usable) return;
+        built++;
+        const inv = t.frame[CT_INV];
+        for (const [k, side, share] of near) {
+          // A sphere just reaching item k's bounds from a side, edge or corner (or inside them).
+          const b = items[k % items.length];
+          const r = share * margin * 0.999;
+          const at = (a: number, sd: number) => (sd < 0 ? b[a] - r * 0.999999 : sd > 0 ? b[a + 3] + r * 0.999999 : (b[a] + b[a + 3]) / 2);
+          const x = at(0, side[0]), y = at(1, side[1]), z = at(2, side[2]);
+          // The bounds as findPairs pads them (BOUNDS_PAD, 1e-12); r + pad <= margin.
+          const pad = 1e-12 * (1 + Math.abs(x) + Math.abs(y) + Math.abs(z) + 3 * r);
+          if (!(r + pad <= margin)) continue;
+          const q: B = [x - r - pad, y - r - pad, z - r - pad, x + r + pad, y + r + pad, z + r + pad];
+          const rx = Math.floor(x * inv) - t.ox, ry = Math.floor(y * inv) - t.oy, rz = Math.floor(z * inv) - t.oz;
+          const inside = rx >= 0 && rx < t.nx && ry >= 0 && ry < t.ny && rz >= 0 && rz < t.nz;
+          const c = (rx * t.ny + ry) * t.nz + rz;
+          const got = inside ? Array.from(t.items.subarray(t.start[c], t.start[c + 1]), (slot) => g.ids[slot]) : [];
           const want = items.flatMap((b, i) => (overlaps(b, q) ? [i + 1] : []));
           for (const id of want) expect(got).toContain(id);
         }
