@@ -12,8 +12,10 @@
  * the queries' grid brought up to date once, and no argument objects are read per cast; the casts
  * are walked in the order of their starts' cells in the queries' dense grid (an LSD radix sort of
  * the cell indices, 11 bits a pass), so casts that start near each other read the same cells and
- * entries one after the other. No allocation unless `out` grows (doubling) or a batch is larger than
- * any before it (the sort's buffers, doubling).
+ * entries one after the other. Rays on the queries' dense grid are walked by batchRays.ts (one
+ * function per batch, the walk in local variables: no call per ray, cell or entry); sphere casts and
+ * rays on the hashed grids take the single queries' `sweep` per cast. No allocation unless `out`
+ * grows (doubling) or a batch is larger than any before it (the sort's buffers, doubling).
  * @module
  */
 import * as denseModule from '../grid/dense.js';
@@ -25,6 +27,7 @@ import * as queryGrid from './queryGrid.js';
 import * as slots from './queryState.js';
 import type { QueryState } from './queryState.js';
 import * as sweepModule from './sweep.js';
+import * as batchRaysModule from './batchRays.js';
 
 // Imported bindings read once into module constants: see docs/internals.md (imports on hot paths).
 const { DG_INV, DG_X0 } = denseModule;
@@ -33,6 +36,7 @@ const { readBatch, readBatchOut, readFilter, readPhysics, unitDirection } = inpu
 const { queryStateOf, updateQueryGrid } = queryGrid;
 const { BH_DIST, BH_N, QI_DIST, QI_O, QI_RADIUS } = slots;
 const { sweep } = sweepModule;
+const { castRaysDense } = batchRaysModule;
 
 /** Grows the batch buffers of `s` to `n` casts (doubling; contents not kept). */
 function reserveBatch(s: QueryState, n: number): void {
@@ -69,23 +73,28 @@ function startCells(s: QueryState, n: number, starts: Float64Array): number {
 }
 
 /**
- * Sorts the casts `0 .. n` by their keys (stable LSD radix sort, 11 bits a pass, as many passes as
- * the largest key needs); returns the array that holds the order (`s.batchOrder` or `s.batchSwap`).
+ * Sorts the casts `0 .. n` by their keys (stable LSD radix sort: as few passes of at most 11 bits
+ * as the largest key needs, the bits shared evenly between them, so a table of 9,261 cells takes
+ * two passes of 7 bits, 128 counts each, not of 2,048); returns the array that holds the order
+ * (`s.batchOrder` or `s.batchSwap`).
  */
 function sortCasts(s: QueryState, n: number, max: number): Int32Array {
   let src = s.batchOrder, dst = s.batchSwap;
   const keys = s.batchKeys, counts = s.batchCounts;
   for (let i = 0; i < n; i++) src[i] = i;
-  for (let shift = 0; max >> shift > 0; shift += 11) {
-    counts.fill(0);
-    for (let i = 0; i < n; i++) counts[(keys[src[i]] >> shift) & 2047]++;
+  const bits = 32 - Math.clz32(max);
+  const width = bits === 0 ? 1 : Math.ceil(bits / Math.ceil(bits / 11));
+  const digits = 1 << width, mask = digits - 1;
+  for (let shift = 0; max >> shift > 0; shift += width) {
+    counts.fill(0, 0, digits);
+    for (let i = 0; i < n; i++) counts[(keys[src[i]] >> shift) & mask]++;
     let sum = 0;
-    for (let d = 0; d < 2048; d++) {
+    for (let d = 0; d < digits; d++) {
       const c = counts[d];
       counts[d] = sum;
       sum += c;
     }
-    for (let i = 0; i < n; i++) dst[counts[(keys[src[i]] >> shift) & 2047]++] = src[i];
+    for (let i = 0; i < n; i++) dst[counts[(keys[src[i]] >> shift) & mask]++] = src[i];
     const t = src;
     src = dst;
     dst = t;
@@ -129,6 +138,7 @@ function castBatch(physics: Physics, s: QueryState, n: number, starts: Float64Ar
   reserveBatch(s, n);
   updateQueryGrid(physics, s);
   const order = sortCasts(s, n, startCells(s, n, starts));
+  if (radii === null && s.useDense) return castRaysDense(physics, s, n, order, starts, directions, maxDistances, out);
   return castEach(physics, s, n, order, starts, directions, maxDistances, radii, out);
 }
 

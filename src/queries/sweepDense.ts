@@ -98,11 +98,13 @@ function testCells(physics: Physics, s: QueryState, g: DenseGrid, c0: number, c1
     const to = run[2 * c + 1];
     for (let k = run[2 * c]; k < to; k++) {
       const o = 6 * items[k];
-      const tn = Math.max(
-        (eb[o + nx] - rx - ox) * ix + ax, (eb[o + ny] - ry - oy) * iy + ay, (eb[o + nz] - rz - oz) * iz + az, 0);
-      const tf = Math.min(
-        (eb[o + fx] + rx - ox) * ix + bx, (eb[o + fy] + ry - oy) * iy + by, (eb[o + fz] + rz - oz) * iz + bz, cap);
-      if (tn <= tf && (!still || withinStill(eb, o))) {
+      const pn = (eb[o + nx] - rx - ox) * ix + ax, qn = (eb[o + ny] - ry - oy) * iy + ay, rn = (eb[o + nz] - rz - oz) * iz + az;
+      const pf = (eb[o + fx] + rx - ox) * ix + bx, qf = (eb[o + fy] + ry - oy) * iy + by, rf = (eb[o + fz] + rz - oz) * iz + bz;
+      // max(pn, qn, rn, 0) <= min(pf, qf, rf, cap), as every near time against every far time
+      // without branches (the same verdict for every input; see src/queries/batchRays.ts).
+      const pass = +(pn <= pf) & +(pn <= qf) & +(pn <= rf) & +(pn <= cap) & +(qn <= pf) & +(qn <= qf) & +(qn <= rf) & +(qn <= cap) &
+        +(rn <= pf) & +(rn <= qf) & +(rn <= rf) & +(rn <= cap) & +(0 <= pf) & +(0 <= qf) & +(0 <= rf) & +(0 <= cap);
+      if (pass !== 0 && (!still || withinStill(eb, o))) {
         testCandidate(physics, s, ids[items[k]]);
         if (!every) cap = best[BH_DIST];
       }

@@ -12,6 +12,7 @@ import {
 } from '../../src/index.js';
 import { setDenseQueries } from '../../src/queries/queryGrid.js';
 import { aimQuery, buildScene, oracleBodies, queryArb, sceneArb } from '../oracle/rayScene.js';
+import type { P3 } from '../oracle/ray.js';
 import { expectError } from '../support/inputError.js';
 import { buildArena } from '../../src/scenes/buildArena.js';
 
@@ -66,7 +67,56 @@ function agreeOnScenes(dense: boolean, runs: number, seed: number): void {
   );
 }
 
+/** A random unit-free direction: one of dirArb's or a random vector. */
+const dirArb = queryArb(1).map((q) => q.spec.d);
+const lengthArb = fc.oneof(fc.double({ min: 0, max: 12, noNaN: true }), fc.constant(0), fc.constant(40));
+
+/**
+ * Fans and clusters: every ray of a fan from one origin (a free point, a body's centre, or a point
+ * far outside the scene: the single query's thick walk), and of a cluster of rays whose origins lie
+ * within a cell's width of one point (rays sorted into the same start cells, repeated rays among
+ * them), and of rays from that origin ending at a body's centre or just past its near surface,
+ * equals `castRay`.
+ */
+function agreeOnFans(runs: number, seed: number): void {
+  fc.assert(
+    fc.property(
+      sceneArb, queryArb(30), fc.array(fc.tuple(dirArb, lengthArb), { minLength: 1, maxLength: 40 }),
+      fc.array(fc.tuple(fc.double({ min: -1, max: 1, noNaN: true }), fc.double({ min: -1, max: 1, noNaN: true }), fc.double({ min: -1, max: 1, noNaN: true })), { maxLength: 40 }),
+      fc.constantFrom(0, 1, 2), fc.option(queryArb(30), { nil: undefined }),
+      (scene, at, fan, jitter, where, withFilter) => {
+        const physics = buildScene(scene);
+        const bodies = oracleBodies(physics, 64);
+        const aimed = aimQuery(at.spec, bodies, at.aim, at.mode);
+        const o: P3 = where === 2 ? [1e7 + aimed.o[0], 1e7 + aimed.o[1], 1e7 + aimed.o[2]] : aimed.o;
+        const specs = fan.map(([d, L]) => ({ o, d, L: where === 2 ? L + 1e7 : L, r: 0 }));
+        // The cluster: origins within about a cell of the fan's, each with a direction of the fan (repeats).
+        jitter.forEach((j, k) => specs.push({ o: [o[0] + 2 * j[0], o[1] + 2 * j[1], o[2] + 2 * j[2]], d: fan[k % fan.length][0], L: fan[k % fan.length][1], r: 0 }));
+        // Rays from the fan's origin that end at a body's centre or just past its near surface (its
+        // last cells matter).
+        for (const body of bodies.slice(0, 12)) {
+          const d: P3 = [body.c[0] - o[0], body.c[1] - o[1], body.c[2] - o[2]];
+          const len = Math.hypot(d[0], d[1], d[2]);
+          if (!(len > 1e-9)) continue;
+          const reach = body.kind === 'sphere' ? body.radius : Math.min(...body.h);
+          specs.push({ o, d, L: len, r: 0 }, { o, d, L: Math.max(0, len - 0.99 * reach), r: 0 });
+        }
+        specs.push(...specs.slice(0, 3));
+        const filter = withFilter?.spec.filter;
+        const b = toBatch(specs);
+        const out = createBatchHits(1);
+        const hits = castRays(physics, b.n, b.o, b.d, b.L, out, filter);
+        expectSame(physics, b, out, false, filter);
+        expect(hits).toBe(Array.from(out.distance.subarray(0, b.n)).filter((x) => x !== Infinity).length);
+      },
+    ),
+    { seed, numRuns: runs },
+  );
+}
+
 describe('castRays / castSpheres', () => {
+  it('every ray of a fan from one origin and of a cluster sharing start cells equals castRay (random scenes)', () => agreeOnFans(RUNS, 43));
+
   it('every cast of a batch equals the single query (random scenes, dense grid)', () => agreeOnScenes(true, RUNS, 41));
   it('every cast of a batch equals the single query (random scenes, hashed grids)', () => agreeOnScenes(false, Math.ceil(RUNS / 2), 42));
 

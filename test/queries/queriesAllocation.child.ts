@@ -3,8 +3,9 @@
  * tsx): heap allocation of the world queries on a steady arena, by the method of allocation.child.ts
  * (windows without GC, heapUsed + arrayBuffers deltas, best of several windows). Two loads: a batch
  * of queries between ticks (no rebuild), and a tick followed by a batch (the queries' grid
- * updated); then the batch casts: a line-of-sight fan of 124 rays (`castRays`) and 32 sensor sphere
- * casts (`castSpheres`) per call, between ticks and after a tick. Prints one JSON line.
+ * updated); then the batch casts: a line-of-sight fan of 124 rays and 64 short rays from spread-out
+ * points, one of them from far outside (`castRays`), and 32 sensor sphere casts (`castSpheres`) per
+ * call, between ticks and after a tick. Prints one JSON line.
  */
 import {
   castRay, castRayAll, castRays, castSphere, castSphereAll, castSpheres, createBatchHits, createEntityList, createHitList, overlapBox,
@@ -60,9 +61,19 @@ for (let i = 0; i < SENSORS; i++) {
   senD.set([0, -1, 0.1 * i], 3 * i);
 }
 const batchHits = createBatchHits(FAN);
+/** 64 short rays from spread-out points (the benchmark's kind of batch), the last from far outside the arena (the thick walk). */
+const SHORT = 64;
+const shortO = new Float64Array(3 * SHORT), shortD = new Float64Array(3 * SHORT), shortL = new Float64Array(SHORT).fill(5);
+for (let i = 0; i < SHORT; i++) {
+  shortO.set([((i * 0.29) % 1) * L, ((i * 0.53) % 1) * L, ((i * 0.71) % 1) * L], 3 * i);
+  shortD.set([Math.cos(i), Math.sin(i), 0.3 * Math.cos(2 * i)], 3 * i);
+}
+shortO.set([1e9, 1e9, 1e9], 3 * (SHORT - 1));
+shortL[SHORT - 1] = 2e9;
 
 function batchCasts(): void {
   sink = (sink + castRays(p, FAN, fanO, fanD, fanL, batchHits)) & 0xffff;
+  sink = (sink + castRays(p, SHORT, shortO, shortD, shortL, batchHits)) & 0xffff;
   sink = (sink + castSpheres(p, SENSORS, senC, senR, senD, senL, batchHits, filter)) & 0xffff;
 }
 
