@@ -30,7 +30,7 @@ import { heapPush } from './eventQueue.js';
 import { isRecorded, recordContact, RI_DEPTH, RI_NX, RI_PX, RI_TOI } from './contactRecords.js';
 import { isDynamic } from './isDynamic.js';
 import { addConstraint } from './solver.js';
-import { DYNAMIC, R_CASTS, reserveEvents, type ResponseState } from './responseState.js';
+import { CON_ACC, CON_SLOTS, DYNAMIC, R_CASTS, reserveEvents, type ResponseState } from './responseState.js';
 import { capBody, listSuspect } from './suspects.js';
 import { sweepStatic } from './sweepStatic.js';
 
@@ -192,6 +192,73 @@ function withinSkin(s: ResponseState): boolean {
   return u * u * (motion.x * motion.x + motion.y * motion.y + motion.z * motion.z) <= skin * skin;
 }
 
+/**
+ * Adds `a` and `x` (loaded in `s.shapes`) to the start-of-tick solve when they are within the rest
+ * skin of each other although the cast does not hit (their relative motion does not approach: two
+ * balls falling together, one on the other, or parting): the solve may change their velocities so
+ * that they approach (it stops the lower ball on the floor), and then holds them as it holds the
+ * others (target 0: a pair that did not approach does not bounce), instead of leaving the approach
+ * to impacts at time 0, which used up the budget of resting piles (test/response/jammed.test.ts).
+ * Not a contact of the tick (it does not approach). Test: the sphere grown by the skin touches the
+ * partner (the static contact tests, Ericson 5.1.3 and 5.2.5 for the box), after a bounding-cube
+ * test.
+ */
+function collectNear(s: ResponseState, a: number, x: number, xSphere: boolean): void {
+  const { sphere, partnerSphere, partnerBox: box, contact } = s.shapes;
+  const c = sphere.center, r = sphere.radius;
+  const skin = REST_SKIN * r + PUSH_EPS * (1 + Math.abs(c.x) + Math.abs(c.y) + Math.abs(c.z) + r);
+  // Most candidates are far: first a cube about the partner (half side its radius, or |h|₁ for a box,
+  // which bounds its rotated corners), its six comparisons as one branch (docs/internals.md, rule 6).
+  const h = box.halfExtents, o = xSphere ? partnerSphere.center : box.center;
+  const reach = (xSphere ? partnerSphere.radius : h.x + h.y + h.z) + r + skin;
+  const dx = c.x - o.x, dy = c.y - o.y, dz = c.z - o.z;
+  if (((+(dx > reach) | +(dx < -reach)) | (+(dy > reach) | +(dy < -reach)) | (+(dz > reach) | +(dz < -reach))) !== 0) return;
+  sphere.radius = r + skin;
+  const near = xSphere ? contactSphereSphere(sphere, partnerSphere, contact) : contactSphereBox(sphere, box, contact);
+  sphere.radius = r;
+  if (!near) return;
+  touchN[0] = contact.normal.x;
+  touchN[1] = contact.normal.y;
+  touchN[2] = contact.normal.z;
+  addConstraint(s, a, x, touchN);
+  s.conNear[s.conCount - 1] = 1;
+}
+
+/**
+ * After the start-of-tick solve (resolve.ts): records the pairs added by `collectNear` that the solve
+ * held (accumulated normal impulse > 0) as touching, contacts of the tick at time 0 with depth 0 (the
+ * normal and point of the static contact test, as `collectNear` found them): a ball resting on
+ * another one that fell with it is in contact (docs/response.md, "Resting contact").
+ */
+export function recordNearHeld(physics: Physics, s: ResponseState): void {
+  const { sphere, partnerSphere, partnerBox, contact } = s.shapes;
+  const p = physics.components.Position;
+  const radius = physics.components.Sphere.radius;
+  const flags = internalsOf(physics).flags;
+  const rec = s.recIn;
+  for (let c = 0; c < s.conCount; c++) {
+    if (s.conNear[c] === 0 || !(s.conF[CON_SLOTS * c + CON_ACC] > 0)) continue;
+    const a = s.conA[c], x = s.conB[c];
+    const xSphere = (flags[x] & SPHERE) !== 0;
+    const cx = p.x[a], cy = p.y[a], cz = p.z[a], r = radius[a];
+    sphere.center.x = cx;
+    sphere.center.y = cy;
+    sphere.center.z = cz;
+    sphere.radius = r + REST_SKIN * r + PUSH_EPS * (1 + Math.abs(cx) + Math.abs(cy) + Math.abs(cz) + r);
+    loadPartner(physics, s, x);
+    if (!(xSphere ? contactSphereSphere(sphere, partnerSphere, contact) : contactSphereBox(sphere, partnerBox, contact))) continue;
+    rec[RI_NX] = contact.normal.x;
+    rec[RI_NX + 1] = contact.normal.y;
+    rec[RI_NX + 2] = contact.normal.z;
+    rec[RI_DEPTH] = 0;
+    rec[RI_PX] = contact.point.x;
+    rec[RI_PX + 1] = contact.point.y;
+    rec[RI_PX + 2] = contact.point.z;
+    rec[RI_TOI] = 0;
+    recordContact(s, a, x, xSphere, 0);
+  }
+}
+
 /** Records a touch of `a` and `x` at the current time from `cast` (toi 0). */
 function recordTouch(s: ResponseState, a: number, x: number, xSphere: boolean, flags: number): void {
   const cast = s.shapes.cast;
@@ -228,7 +295,10 @@ function castPartner(physics: Physics, s: ResponseState, a: number, x: number): 
   motion.z = rz * t;
   s.work[R_CASTS]++;
   const hit = xSphere ? castSphereSphere(sphereA, motion, sphereX, cast) : castSphereBox(sphereA, motion, box, cast);
-  if (!hit) return false;
+  if (!hit) {
+    if (now === 0 && s.collect === 1 && sensor === 0 && (s.state[x] !== DYNAMIC || a < x)) collectNear(s, a, x, xSphere);
+    return false;
+  }
   const u = cast.toi;
   if (u === 0) {
     // Not out of a sleeping dynamic sphere (response/sleep.ts): dynamic pairs are never pushed apart.

@@ -7,7 +7,8 @@
  * time; a queued prediction whose bodies changed since is stale and skipped (or, when only the
  * partner changed, the owner is predicted again). A body stops reacting after `maxIterations`
  * impacts: it stays at its last impact for the rest of the tick (leftover motion dropped), an
- * obstacle at rest for the others. At the end every other body moves on to the end of the tick.
+ * obstacle at rest for the others (with gravity, one that moved no farther than the rest skin ends
+ * the tick at rest: `stopJammed`). At the end every other body moves on to the end of the tick.
  *
  * The contacts of dynamic bodies are those of the path taken (contactRecords.ts), merged into
  * `physics.contacts`, which holds the narrowphase's contacts of the other pairs.
@@ -19,7 +20,7 @@ import { internalsOf } from '../physics/internal.js';
 import { BodyFlags, ContactFlags, type Physics } from '../physics/physicsTypes.js';
 import { heapPop } from './eventQueue.js';
 import { isDynamic } from './isDynamic.js';
-import { predict, predictionCap } from './predict.js';
+import { predict, predictionCap, PUSH_EPS, recordNearHeld, REST_SKIN } from './predict.js';
 import { holdSleeperContacts, recordHeld, updateSleep, wake as wakeSleeper, wakeByInput } from './sleep.js';
 import { solveContacts } from './solver.js';
 import { reactObstacle, reactPair } from './react.js';
@@ -169,6 +170,29 @@ function wakeHit(physics: Physics, s: ResponseState, e: number, a: number, x: nu
   s.bodies[s.bodyCount++] = x;
 }
 
+/**
+ * With gravity, ends the tick at rest (velocity 0) every capped body that moved no
+ * farther than the rest skin from its start-of-tick pose (REST_SKIN × radius + PUSH_EPS × the pose's
+ * scale, as `withinSkin` in predict.ts): a body jammed in a resting pile, whose resting contacts used up
+ * its budget where it stood. It did not move this tick, so the velocity it kept (gravity and the
+ * impulses of the bodies resting on it, which its contacts could no longer answer) is not one it had;
+ * kept, it came back tick after tick and the body never came to rest (docs/response.md, "The budget
+ * and the fallback"). Capped bodies are all suspects (suspects.ts), so this reads the suspects only;
+ * before the projection, which lists more.
+ */
+function stopJammed(physics: Physics, s: ResponseState): void {
+  const { Position: p, Velocity: v, Sphere: sp } = physics.components;
+  for (let i = 0; i < s.suspectCount; i++) {
+    const a = s.suspects[i];
+    if (s.state[a] !== CAPPED) continue;
+    const x = p.x[a], y = p.y[a], z = p.z[a], r = sp.radius[a];
+    const dx = x - s.start[3 * a], dy = y - s.start[3 * a + 1], dz = z - s.start[3 * a + 2];
+    const skin = REST_SKIN * r + PUSH_EPS * (1 + Math.abs(x) + Math.abs(y) + Math.abs(z) + r);
+    if (dx * dx + dy * dy + dz * dz > skin * skin) continue;
+    v.x[a] = v.y[a] = v.z[a] = 0;
+  }
+}
+
 /** Processes event `e`. */
 function processEvent(physics: Physics, s: ResponseState, e: number): void {
   const a = s.evA[e];
@@ -265,6 +289,7 @@ export function respond(physics: Physics): void {
   for (let i = 0; i < s.bodyCount; i++) predict(physics, s, s.bodies[i]);
   s.collect = 0;
   if (solveContacts(physics, s)) {
+    recordNearHeld(physics, s);
     for (let i = 0; i < s.bodyCount; i++) {
       const a = s.bodies[i];
       if (s.solved[a] === 0) continue;
@@ -285,6 +310,7 @@ export function respond(physics: Physics): void {
     advance(physics, s, a);
     checkReach(physics, s, a);
   }
+  if (internal.gravityOn !== 0 && s.suspectCount !== 0) stopJammed(physics, s);
   project(physics, s);
   if (sleep !== null) {
     recordHeld(physics, sleep, s);

@@ -116,6 +116,11 @@ export interface ResponseState {
   conA: Int32Array;
   conB: Int32Array;
   conF: Float64Array;
+  /**
+   * Per contact: 1 when it was added by the rest-skin distance test (`collectNear`, predict.ts) and
+   * not by a cast; such a contact is recorded as touching when the solve holds it.
+   */
+  conNear: Uint8Array;
   conCount: number;
   /** Per body: 1 when the start-of-tick solve changed its velocity. */
   solved: Uint8Array;
@@ -247,6 +252,7 @@ export function createResponseState(capacity: number): ResponseState {
     conA: new Int32Array(n),
     conB: new Int32Array(n),
     conF: new Float64Array(CON_SLOTS * n),
+    conNear: new Uint8Array(n),
     conCount: 0,
     solved: new Uint8Array(capacity),
     staticGrid: null,
@@ -340,4 +346,5 @@ export function reserveConstraint(s: ResponseState): void {
   s.conA = grow(s.conA, cap);
   s.conB = grow(s.conB, cap);
   s.conF = grow(s.conF, CON_SLOTS * cap);
+  s.conNear = grow(s.conNear, cap);
 }

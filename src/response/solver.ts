@@ -1,6 +1,7 @@
 /**
  * Resting contacts at the start of a tick: the pairs a dynamic sphere touches at time 0 (found by
- * the first predictions, toi 0) are solved together before the events, by sequential impulses
+ * the first predictions: toi 0, or within the rest skin, approaching or not) are solved together
+ * before the events, by sequential impulses
  * (Catto, "Iterative Dynamics with Temporal Coherence", GDC 2005; Box2D's velocity solver) with
  * accumulated impulses clamped ≥ 0, so that a stack or a ball in a corner gets velocities that no
  * longer approach any of its touching partners in a few passes, instead of one impact per event.
@@ -33,6 +34,7 @@ export function addConstraint(s: ResponseState, a: number, x: number, n: Float64
   const c = s.conCount++;
   s.conA[c] = a;
   s.conB[c] = x;
+  s.conNear[c] = 0;
   const o = CON_SLOTS * c;
   s.conF[o] = n[0];
   s.conF[o + 1] = n[1];

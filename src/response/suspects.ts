@@ -5,7 +5,9 @@
  * its velocity kept), an obstacle at rest for the casts of the others; it still receives the
  * impulses of the dynamic bodies that hit it (momentum conserved); the dynamic bodies near it are
  * predicted again (each within its own cap: resolve.ts), and it is listed here so that the
- * projection moves it out of a kinematic body that walked into it, or a sphere.
+ * projection moves it out of a kinematic body that walked into it, or a sphere. With gravity, a
+ * capped body that moved no farther than the rest skin in the tick ends it at rest (`stopJammed`,
+ * resolve.ts).
  * @module
  */
 import { growArray as grow } from '../math/grow.js';
