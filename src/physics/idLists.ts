@@ -65,6 +65,19 @@ export function contactListReserve(list: ContactList, n: number): void {
   for (const k of ['a', 'b', 'nx', 'ny', 'nz', 'depth', 'px', 'py', 'pz', 'toi', 'flags']) l[k] = growArray(l[k], cap);
 }
 
+/**
+ * Exchanges the contents of two contact lists (their arrays and counts), in O(1): each list object
+ * keeps its identity (`physics.contacts` is read-only), its arrays are the other's.
+ */
+export function contactListSwap(x: ContactList, y: ContactList): void {
+  const count = x.count, a = x.a, b = x.b, nx = x.nx, ny = x.ny, nz = x.nz;
+  const depth = x.depth, px = x.px, py = x.py, pz = x.pz, toi = x.toi, flags = x.flags;
+  x.count = y.count; x.a = y.a; x.b = y.b; x.nx = y.nx; x.ny = y.ny; x.nz = y.nz;
+  x.depth = y.depth; x.px = y.px; x.py = y.py; x.pz = y.pz; x.toi = y.toi; x.flags = y.flags;
+  y.count = count; y.a = a; y.b = b; y.nx = nx; y.ny = ny; y.nz = nz;
+  y.depth = depth; y.px = px; y.py = py; y.pz = pz; y.toi = toi; y.flags = flags;
+}
+
 /** Copies contact `i` of `from` to slot `j` of `to` (room reserved by the caller; `from` may be `to`). */
 export function contactListCopy(from: ContactList, i: number, to: ContactList, j: number): void {
   to.a[j] = from.a[i];

@@ -8,11 +8,12 @@
  * units.
  * @module
  */
+import { createCellTable, type CellTable } from '../grid/cellTable.js';
 import { createGrid, type Grid } from '../grid/grid.js';
 import { createSizeStats, type SizeStats } from '../grid/policy.js';
 import { createQueryOut, type QueryOut } from '../grid/query.js';
-import { createPairList } from '../physics/idLists.js';
-import type { PairList } from '../physics/physicsTypes.js';
+import { createContactList, createPairList } from '../physics/idLists.js';
+import type { ContactList, PairList } from '../physics/physicsTypes.js';
 
 /** The broadphase's state (see the module notes). */
 export interface BroadphaseState {
@@ -42,12 +43,29 @@ export interface BroadphaseState {
    */
   staticInputs: Float64Array;
   staticDirty: boolean;
+  /**
+   * The static grid's items in a dense cell table of a finer side (src/grid/cellTable.ts), built
+   * with it when the boxes' region is bounded: the spheres' single-cell lookups use it.
+   */
+  staticCells: CellTable;
+  /**
+   * Per static grid slot, `STATIC_SHAPE` numbers (pairTest.ts): the box's centre, rotation as
+   * `loadBox` normalises it, half extents, recorded when bucketed (for the queries' exact test).
+   */
+  staticShapes: Float64Array;
   dynamicGrid: Grid;
   query: QueryOut;
   /** The broadphase's work counters of the last tick (slots `WORK_*`), deterministic. */
   work: Float64Array;
   /** Candidate pairs from the broadphase, sorted by (a, b). */
   pairs: PairList;
+  /**
+   * Nonzero when this tick's queries tested the candidate pairs themselves (static contacts, no
+   * dynamic body, character or moving box, no body removed since the last narrowphase): their
+   * contacts are in `testedContacts`, which the narrowphase takes over (testPairs.ts).
+   */
+  tested: number;
+  testedContacts: ContactList;
   /** Scratch of the broadphase: this tick's box–box candidate pairs before the merge (boxPairs.ts). */
   boxPairs: PairList;
 }
@@ -90,10 +108,14 @@ export function createBroadphaseState(cellSize: number | undefined, contactBudge
     staticGrid: createGrid(cellSize ?? 1),
     staticInputs: new Float64Array(0),
     staticDirty: true,
+    staticCells: createCellTable(),
+    staticShapes: new Float64Array(0),
     dynamicGrid: createGrid(cellSize ?? 1),
     query: createQueryOut(),
     work: new Float64Array(WORK_SLOTS),
     pairs: createPairList(),
+    tested: 0,
+    testedContacts: createContactList(),
     boxPairs: createPairList(),
   };
 }

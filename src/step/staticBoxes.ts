@@ -8,9 +8,11 @@
  * length units.
  * @module
  */
+import { cellTableBuild, CT_SIDE } from '../grid/cellTable.js';
 import { gridBuild, gridClear, gridInsert } from '../grid/grid.js';
 import { growArray } from '../math/grow.js';
-import { boxBounds } from '../physics/bodyReads.js';
+import { boxBounds, boxRotation } from '../physics/bodyReads.js';
+import { STATIC_SHAPE } from './pairTest.js';
 import { BodyFlags, type Physics } from '../physics/physicsTypes.js';
 import { internalsOf } from '../physics/internal.js';
 import { type BroadphaseState, STATIC_INPUTS, WORK_REBUILDS } from './broadphaseState.js';
@@ -36,9 +38,31 @@ function recordStatic(physics: Physics, inputs: Float64Array, i: number, eid: nu
   inputs[o + 9] = box.qw[eid];
 }
 
-/** Doubles `staticInputs` (outside the steady tick: only when more static boxes are bucketed). */
+/** Scratch of `recordShape`: one box's rotation (per call). */
+const rotation = new Float64Array(4);
+
+/** Records static slot `i`'s shape as `loadBox` reads it (see `BroadphaseState.staticShapes`). */
+function recordShape(physics: Physics, shapes: Float64Array, i: number, eid: number): void {
+  const { Position: p, Box: box } = physics.components;
+  const o = STATIC_SHAPE * i;
+  boxRotation(physics, eid, rotation);
+  shapes[o] = p.x[eid];
+  shapes[o + 1] = p.y[eid];
+  shapes[o + 2] = p.z[eid];
+  shapes[o + 3] = rotation[0];
+  shapes[o + 4] = rotation[1];
+  shapes[o + 5] = rotation[2];
+  shapes[o + 6] = rotation[3];
+  shapes[o + 7] = box.hx[eid];
+  shapes[o + 8] = box.hy[eid];
+  shapes[o + 9] = box.hz[eid];
+}
+
+/** Doubles `staticInputs` and `staticShapes` (outside the steady tick: only when more static boxes are bucketed). */
 function growStaticInputs(bp: BroadphaseState): void {
-  bp.staticInputs = growArray(bp.staticInputs, Math.max(16 * STATIC_INPUTS, 2 * bp.staticInputs.length));
+  const n = Math.max(16, 2 * (bp.staticInputs.length / STATIC_INPUTS));
+  bp.staticInputs = growArray(bp.staticInputs, n * STATIC_INPUTS);
+  bp.staticShapes = growArray(bp.staticShapes, n * STATIC_SHAPE);
 }
 
 /** Re-buckets the static boxes (the scan stage checked them, with `validate`, before gravity). */
@@ -54,9 +78,14 @@ export function rebuildStatic(physics: Physics): void {
     boxBounds(physics, eid, f, false, boxBoundsScratch, 0);
     if (STATIC_INPUTS * (staticGrid.count + 1) > bp.staticInputs.length) growStaticInputs(bp);
     recordStatic(physics, bp.staticInputs, staticGrid.count, eid);
+    recordShape(physics, bp.staticShapes, staticGrid.count, eid);
     gridInsert(staticGrid, eid, boxBoundsScratch, 0);
   }
   gridBuild(staticGrid);
+  // The hashed grid's cell side: finer cells (the bare grid's, about the largest sphere diameter)
+  // visit fewer items but outgrow the cache (docs/benchmarks.md: 1.12x the broadphase at 100,000).
+  bp.staticCells.frame[CT_SIDE] = staticGrid.cellSize;
+  cellTableBuild(bp.staticCells, staticGrid);
   bp.staticDirty = false;
   bp.work[WORK_REBUILDS]++;
 }

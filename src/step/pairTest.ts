@@ -1,0 +1,155 @@
+/**
+ * The exact test of one candidate pair into a contact list, shared by the narrowphase stage
+ * (testPairs.ts) and the broadphase's queries when they test the pairs themselves (findPairs.ts,
+ * static contacts without dynamic bodies, characters or moving boxes). Not a stage: a helper both
+ * call. Pure over typed arrays; world frame, length units, seconds.
+ *
+ * A pair is in contact when the two bodies touch at any moment of the tick's motion (relative
+ * velocity × dt) with continuous contacts on, or at the current pose otherwise. `toi` is the first
+ * such fraction of the tick (0 when already touching at its start); normal, depth and point are
+ * those of the geometry API at the time of impact; the point is where it is in the world then.
+ * @module
+ */
+import { castBoxBox } from '../geometry/castBoxBox.js';
+import { castSphereBox } from '../geometry/castSphereBox.js';
+import { castSphereSphere } from '../geometry/castSphereSphere.js';
+import { contactBoxBox } from '../geometry/contactBoxBox.js';
+import { contactSphereBox } from '../geometry/contactSphereBox.js';
+import { contactSphereSphere } from '../geometry/contactSphereSphere.js';
+import type { SphereShape, Vec3 } from '../geometry/types.js';
+import { ScratchBox, ScratchCast, ScratchContact, ScratchSphere, ScratchVec3 } from '../geometry/scratch.js';
+import { loadBox } from '../physics/bodyReads.js';
+import { contactListReserve } from '../physics/idLists.js';
+import { BodyFlags, ContactFlags, type ContactList, type Physics } from '../physics/physicsTypes.js';
+import { internalsOf } from '../physics/internal.js';
+
+const { SPHERE, BOX, MOVING, SENSOR } = BodyFlags;
+
+const sphereA = new ScratchSphere();
+const sphereB = new ScratchSphere();
+const box = new ScratchBox();
+const boxA = new ScratchBox();
+const motion = new ScratchVec3();
+const motionB = new ScratchVec3();
+const contact = new ScratchContact();
+const cast = new ScratchCast();
+
+/** Numbers per static box in `BroadphaseState.staticShapes`: centre, rotation (x, y, z, w), half extents. */
+export const STATIC_SHAPE = 10;
+
+function loadSphere(physics: Physics, eid: number, out: SphereShape): void {
+  const p = physics.components.Position;
+  out.center.x = p.x[eid];
+  out.center.y = p.y[eid];
+  out.center.z = p.z[eid];
+  out.radius = physics.components.Sphere.radius[eid];
+}
+
+/** Writes eid's displacement over the tick (velocity × dt; 0 when static or not continuous) into `out`. */
+function loadMotion(physics: Physics, eid: number, out: Vec3): void {
+  const v = physics.components.Velocity;
+  const dt = (internalsOf(physics).flags[eid] & MOVING) === 0 || !physics.continuous ? 0 : physics.dt;
+  out.x = dt === 0 ? 0 : v.x[eid] * dt;
+  out.y = dt === 0 ? 0 : v.y[eid] * dt;
+  out.z = dt === 0 ? 0 : v.z[eid] * dt;
+}
+
+/**
+ * Appends the current `contact` (toi 0) or `cast` (toi > 0, point moved with b) to `list` (room
+ * reserved by the caller).
+ */
+function pushContact(physics: Physics, list: ContactList, a: number, b: number, swept: boolean): void {
+  const i = list.count++;
+  const r = swept ? cast : contact;
+  list.a[i] = a;
+  list.b[i] = b;
+  list.nx[i] = r.normal.x;
+  list.ny[i] = r.normal.y;
+  list.nz[i] = r.normal.z;
+  list.depth[i] = swept ? 0 : contact.depth;
+  const t = swept ? cast.toi : 0;
+  list.toi[i] = t;
+  list.px[i] = r.point.x + t * motionB.x;
+  list.py[i] = r.point.y + t * motionB.y;
+  list.pz[i] = r.point.z + t * motionB.z;
+  const flags = internalsOf(physics).flags;
+  list.flags[i] = ((flags[a] | flags[b]) & SENSOR) !== 0 ? ContactFlags.SENSOR : 0;
+}
+
+/**
+ * Writes a's displacement relative to b over the tick into `motion` (b's own into `motionB`, for the
+ * contact point); returns whether a moves relative to b.
+ */
+function loadRelativeMotion(physics: Physics, a: number, b: number): boolean {
+  loadMotion(physics, a, motion);
+  loadMotion(physics, b, motionB);
+  motion.x -= motionB.x;
+  motion.y -= motionB.y;
+  motion.z -= motionB.z;
+  return motion.x !== 0 || motion.y !== 0 || motion.z !== 0;
+}
+
+function testPair(physics: Physics, list: ContactList, a: number, b: number): void {
+  loadSphere(physics, a, sphereA);
+  const moving = loadRelativeMotion(physics, a, b);
+  if ((internalsOf(physics).flags[b] & SPHERE) !== 0) {
+    loadSphere(physics, b, sphereB);
+    if (contactSphereSphere(sphereA, sphereB, contact)) pushContact(physics, list, a, b, false);
+    else if (moving && castSphereSphere(sphereA, motion, sphereB, cast)) pushContact(physics, list, a, b, true);
+  } else {
+    loadBox(physics, b, box);
+    if (contactSphereBox(sphereA, box, contact)) pushContact(physics, list, a, b, false);
+    else if (moving && castSphereBox(sphereA, motion, box, cast)) pushContact(physics, list, a, b, true);
+  }
+}
+
+/**
+ * Box–box pair (a, b), a the lower id, at least one moving: the static contact, else (with relative
+ * motion) the swept one, as for spheres; normal from b toward a.
+ */
+function testBoxPair(physics: Physics, list: ContactList, a: number, b: number): void {
+  loadBox(physics, a, boxA);
+  loadBox(physics, b, box);
+  const moving = loadRelativeMotion(physics, a, b);
+  if (contactBoxBox(boxA, box, contact)) pushContact(physics, list, a, b, false);
+  else if (moving && castBoxBox(boxA, motion, box, cast)) pushContact(physics, list, a, b, true);
+}
+
+/**
+ * Tests candidate pair (a, b) (a sphere with a sphere or box, or a box–box pair) and appends its
+ * contact, if any, to `list` (room for one more reserved by the caller).
+ */
+export function testCandidate(physics: Physics, list: ContactList, a: number, b: number): void {
+  const flags = internalsOf(physics).flags;
+  if ((flags[a] & SPHERE) !== 0 && (flags[b] & (SPHERE | BOX)) !== 0) testPair(physics, list, a, b);
+  else if ((flags[a] & (SPHERE | BOX)) === BOX && (flags[b] & (SPHERE | BOX)) === BOX) testBoxPair(physics, list, a, b);
+}
+
+/**
+ * The static contact of sphere `a` with static box `b`, whose pose and size are `shapes[o .. o +
+ * STATIC_SHAPE]` (as `loadBox` reads them when the box was bucketed; unchanged since, or the static
+ * grid would have been rebuilt), appended to `list` when they touch: the same numbers as
+ * {@link testCandidate} gives without continuous contacts (a static box does not move). Grows `list`
+ * when full.
+ */
+export function testSphereStatic(physics: Physics, list: ContactList, a: number, b: number, shapes: Float64Array, o: number): void {
+  loadSphere(physics, a, sphereA);
+  box.center.x = shapes[o];
+  box.center.y = shapes[o + 1];
+  box.center.z = shapes[o + 2];
+  const q = box.rotation;
+  q.x = shapes[o + 3];
+  q.y = shapes[o + 4];
+  q.z = shapes[o + 5];
+  q.w = shapes[o + 6];
+  box.halfExtents.x = shapes[o + 7];
+  box.halfExtents.y = shapes[o + 8];
+  box.halfExtents.z = shapes[o + 9];
+  if (!contactSphereBox(sphereA, box, contact)) return;
+  // The static box's motion (`pushContact` moves the point by toi × it): 0, as `loadMotion` writes it.
+  motionB.x = 0;
+  motionB.y = 0;
+  motionB.z = 0;
+  if (list.count === list.a.length) contactListReserve(list, 2 * list.count);
+  pushContact(physics, list, a, b, false);
+}

@@ -1,0 +1,125 @@
+/**
+ * Static contacts tested in the broadphase's queries (findPairs.ts, `BroadphaseState.tested`): the
+ * contacts are bit for bit those of the public `contactSphereBox` on each sphere and rotated box
+ * (an independent oracle, including spheres within a few ulps of touching); a body removed between
+ * the broadphase and the narrowphase is handled as the narrowphase's own tests handle it; a tick
+ * over the contact budget leaves the previous contacts in place; and the path is taken exactly when
+ * nothing else is met later (static contacts, no dynamic body, no moving box, no removal).
+ */
+import { createWorld } from 'bitecs';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  addBox, addSphere, contactSphereBox, createPhysics, removeBody, runBroadphase, runIntegrate, runNarrowphase, step,
+  type Physics,
+} from '../../src/index.js';
+import { internalsOf } from '../../src/physics/internal.js';
+import { loadBox } from '../../src/physics/bodyReads.js';
+import { ScratchBox, ScratchContact } from '../../src/geometry/scratch.js';
+
+interface Row { a: number; b: number; n: number[]; depth: number; p: number[]; toi: number }
+
+function rows(physics: Physics): Row[] {
+  const c = physics.contacts;
+  const out: Row[] = [];
+  for (let i = 0; i < c.count; i++) {
+    out.push({ a: c.a[i], b: c.b[i], n: [c.nx[i], c.ny[i], c.nz[i]], depth: c.depth[i], p: [c.px[i], c.py[i], c.pz[i]], toi: c.toi[i] });
+  }
+  return out;
+}
+
+/** Every sphere against every box through the public contactSphereBox, in (a, b) order. */
+function oracle(physics: Physics, spheres: number[], boxes: number[]): Row[] {
+  const out: Row[] = [];
+  const box = new ScratchBox();
+  const hit = new ScratchContact();
+  const P = physics.components.Position, R = physics.components.Sphere.radius;
+  for (const a of [...spheres].sort((x, y) => x - y)) {
+    for (const b of [...boxes].sort((x, y) => x - y)) {
+      loadBox(physics, b, box);
+      const sphere = { center: { x: P.x[a], y: P.y[a], z: P.z[a] }, radius: R[a] };
+      if (!contactSphereBox(sphere, box, hit)) continue;
+      out.push({ a, b, n: [hit.normal.x, hit.normal.y, hit.normal.z], depth: hit.depth, p: [hit.point.x, hit.point.y, hit.point.z], toi: 0 });
+    }
+  }
+  return out;
+}
+
+const unit = fc.double({ min: -1, max: 1, noNaN: true });
+
+describe('static contacts tested in the queries', () => {
+  it('equal contactSphereBox bit for bit, spheres near and at touching, boxes rotated by unnormalised quaternions', () => {
+    fc.assert(fc.property(
+      fc.array(fc.tuple(fc.tuple(unit, unit, unit), fc.tuple(fc.double({ min: 0.3, max: 2, noNaN: true }), fc.double({ min: 0.3, max: 2, noNaN: true }), fc.double({ min: 0.3, max: 2, noNaN: true })), fc.tuple(unit, unit, unit, unit)), { minLength: 1, maxLength: 4 }),
+      fc.array(fc.tuple(fc.nat(3), fc.tuple(unit, unit, unit), fc.double({ min: 0.1, max: 1, noNaN: true }), fc.integer({ min: -3, max: 3 })), { minLength: 1, maxLength: 30 }),
+      (boxSpecs, sphereSpecs) => {
+        const physics = createPhysics(createWorld(), { integrate: false, continuous: false });
+        const boxes = boxSpecs.map(([c, h, q], i) => addBox(physics, {
+          position: [8 * i + c[0], c[1], c[2]], halfExtents: h, rotation: [q[0], q[1], q[2], q[3] === 0 && q[0] === 0 && q[1] === 0 && q[2] === 0 ? 1 : q[3]],
+        }));
+        const box = new ScratchBox();
+        const spheres = sphereSpecs.map(([k, d, r, ulps]) => {
+          // A point on the surface of box k's bounding sphere direction, then pushed to distance r ± ulps.
+          loadBox(physics, boxes[k % boxes.length], box);
+          const len = Math.hypot(d[0], d[1], d[2]) || 1;
+          const h = box.halfExtents;
+          const reach = Math.min(h.x, h.y, h.z) + r * (1 + ulps * Number.EPSILON);
+          return addSphere(physics, {
+            position: [box.center.x + (d[0] / len) * reach, box.center.y + (d[1] / len) * reach, box.center.z + (d[2] / len) * reach],
+            radius: r, group: 2, mask: 1,
+          });
+        });
+        step(physics);
+        expect(internalsOf(physics).broadphase.tested).toBe(1);
+        expect(rows(physics)).toEqual(oracle(physics, spheres, boxes));
+      },
+    ), { numRuns: 150 });
+  });
+
+  it('is taken without continuous contacts, dynamic bodies, moving boxes or removals, and not otherwise', () => {
+    const make = (more: (p: Physics) => void, options = {}) => {
+      const physics = createPhysics(createWorld(), { continuous: false, ...options });
+      addBox(physics, { position: [0, 0, 0], halfExtents: [1, 1, 1] });
+      addSphere(physics, { position: [1.5, 0, 0], radius: 1, velocity: [1, 0, 0] });
+      more(physics);
+      step(physics);
+      return internalsOf(physics).broadphase.tested;
+    };
+    expect(make(() => {})).toBe(1);
+    expect(make(() => {}, { continuous: true })).toBe(0);
+    expect(make((p) => addBox(p, { position: [5, 0, 0], halfExtents: [1, 1, 1], velocity: [1, 0, 0] }))).toBe(0);
+    expect(make((p) => addSphere(p, { position: [9, 9, 9], radius: 1, velocity: [1, 0, 0], response: 'bounce' }))).toBe(0);
+  });
+
+  it('regression: a sphere removed between the broadphase and the narrowphase has no contact and ends REMOVED', () => {
+    const physics = createPhysics(createWorld(), { continuous: false });
+    addBox(physics, { position: [0, 0, 0], halfExtents: [1, 1, 1] });
+    const s1 = addSphere(physics, { position: [1.5, 0, 0], radius: 1 });
+    const s2 = addSphere(physics, { position: [-1.5, 0, 0], radius: 1 });
+    step(physics);
+    expect(physics.contacts.count).toBe(2);
+    runBroadphase(physics);
+    expect(internalsOf(physics).broadphase.tested).toBe(1);
+    removeBody(physics, s1);
+    runNarrowphase(physics);
+    runIntegrate(physics);
+    expect(rows(physics).map((r) => r.a)).toEqual([s2]);
+    expect(physics.ended.count).toBe(1);
+    expect(physics.ended.a[0]).toBe(s1);
+  });
+
+  it('regression: a tick over the contact budget throws and leaves the previous contacts as they were', () => {
+    const physics = createPhysics(createWorld(), { contactBudget: 3, continuous: false });
+    for (let i = 0; i < 3; i++) addBox(physics, { position: [0, 0, 0], halfExtents: [1, 1, 1] });
+    const s = addSphere(physics, { position: [5, 0, 0], radius: 1, group: 2, mask: 1 });
+    step(physics);
+    expect(physics.contacts.count).toBe(0);
+    addSphere(physics, { position: [1.5, 0, 0], radius: 1, group: 2, mask: 1 });
+    step(physics);
+    const before = rows(physics);
+    expect(before.length).toBe(3);
+    physics.components.Position.x[s] = 1.5; // 6 candidate pairs: over the budget
+    expect(() => step(physics)).toThrow(/contactBudget/);
+    expect(rows(physics)).toEqual(before);
+  });
+});
