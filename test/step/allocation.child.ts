@@ -14,28 +14,33 @@
 import { addComponent } from 'bitecs';
 import { ResponseMode, runBroadphase, runIntegrate, runNarrowphase, setVelocity } from '../../src/index.js';
 import { buildArena } from '../../src/scenes/buildArena.js';
+import { buildGas } from '../../src/scenes/gas.js';
 import { bestWindow, createHeapWindow } from '../support/heapWindow.js';
 
 const config = JSON.parse(process.argv[2] ?? '{}') as {
   spheres?: number; contactComponent?: boolean; sphereSphere?: boolean; movingBoxes?: boolean; response?: boolean; ticks?: number; warmup?: number; windows?: number;
+  /** The bouncing gas (src/scenes/gas.ts, every sphere dynamic at 20 radii per tick: the response's path grid) instead of the arena; it has no Contact component (say `contactComponent: false`). */
+  gas?: boolean;
   /** Bytes per call (the test's bound) above which a phase is re-warmed and measured again (bestWindow). */
   settleBelow?: number;
 };
 const heap = createHeapWindow();
 
-const arena = buildArena({
-  spheres: config.spheres ?? 1000,
-  seed: 3,
-  sphereSphere: config.sphereSphere ?? false,
-  physics: { contactComponent: config.contactComponent ?? true },
-});
+const arena = config.gas
+  ? { ...buildGas({ spheres: config.spheres ?? 250, dynamic: true }), boxIds: [] as number[], sphereIds: [] as number[] }
+  : buildArena({
+    spheres: config.spheres ?? 1000,
+    seed: 3,
+    sphereSphere: config.sphereSphere ?? false,
+    physics: { contactComponent: config.contactComponent ?? true },
+  });
 // Moving boxes take the per-tick path of dynamic bodies (validation, swept bounds, dynamic grid).
 if (config.movingBoxes) for (const b of arena.boxIds) setVelocity(arena.physics, b, [0.5, -0.25, 0.125]);
 // Every sphere dynamic (BOUNCE, restitution 1): the collision response runs inside the narrowphase.
 if (config.response) {
   const R = arena.physics.components.Response;
   for (const s of arena.sphereIds) {
-    addComponent(arena.world, s, R);
+    addComponent(arena.physics.world, s, R);
     R.mode[s] = ResponseMode.BOUNCE;
     R.restitution[s] = 1;
   }
