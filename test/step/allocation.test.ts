@@ -15,8 +15,7 @@
  * The bouncing gas (src/scenes/gas.ts: every sphere dynamic at 20 radii a tick, so the response uses
  * its path grid, caps bodies and runs the end-of-tick projection) gets 2,000 ticks of warm-up: its
  * rare paths (the projection's sweeps, a few calls a tick) run unoptimised for longer and box their
- * doubles there (83 B/tick after 600 ticks, measured), and its buffers keep doubling while the
- * crowd's busiest tick so far grows.
+ * doubles there (83 B/tick after 600 ticks, measured; its typed arrays stop growing after tick 1).
  */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
