@@ -55,6 +55,52 @@ import { growArray as grow } from '../math/grow.js';
 export const PATH_SLICES = 4;
 /** Relative growth of the items and of the "near at the start" bound (see the module notes). */
 export const PATH_SLACK = 1e-9;
+/**
+ * Slots of a path segment (`pathSegment`, `pathPiece`): its start (local time t0, world frame), its
+ * velocity, the sphere's radius, t0 (tick fraction), dt (s), and the growth of its pieces (written
+ * by `pathSegment`). A Float64Array rather than arguments: a double argument of a call that is not
+ * inlined is boxed (docs/internals.md).
+ */
+export const SEG_P = 0, SEG_V = 3, SEG_R = 6, SEG_T0 = 7, SEG_DT = 8, SEG_H = 9, SEG_SLOTS = 10;
+
+/**
+ * Writes `seg[SEG_H]`: how far a piece's bounds are grown, the radius plus PATH_SLACK × the scale of
+ * the segment (|start|₁ + |velocity|₁ × the rest of the tick + radius). Inserted items and the
+ * queries' pieces use the same growth.
+ */
+export function pathSegment(seg: Float64Array): void {
+  const r = seg[SEG_R];
+  const rest = (1 - seg[SEG_T0]) * seg[SEG_DT];
+  const v = Math.abs(seg[SEG_V]) + Math.abs(seg[SEG_V + 1]) + Math.abs(seg[SEG_V + 2]);
+  seg[SEG_H] = r + PATH_SLACK * (Math.abs(seg[SEG_P]) + Math.abs(seg[SEG_P + 1]) + Math.abs(seg[SEG_P + 2]) + v * rest + r);
+}
+
+/** The first time slice a segment starting at tick fraction `t0` spans. */
+export function firstSlice(t0: number): number {
+  const w = Math.floor(t0 * PATH_SLICES);
+  return w > PATH_SLICES - 1 ? PATH_SLICES - 1 : w;
+}
+
+/**
+ * Writes into `out` (min xyz, max xyz) the bounds of the piece of segment `seg` within time slice
+ * `w` (from t0 on; slices are exact binary fractions of the tick), grown by `seg[SEG_H]`.
+ */
+export function pathPiece(seg: Float64Array, w: number, out: Float64Array): void {
+  const t0 = seg[SEG_T0], dt = seg[SEG_DT], h = seg[SEG_H];
+  const px = seg[SEG_P], py = seg[SEG_P + 1], pz = seg[SEG_P + 2];
+  const vx = seg[SEG_V], vy = seg[SEG_V + 1], vz = seg[SEG_V + 2];
+  const ta = w / PATH_SLICES > t0 ? w / PATH_SLICES : t0;
+  const ka = (ta - t0) * dt, kb = ((w + 1) / PATH_SLICES - t0) * dt;
+  const ax = px + vx * ka, ay = py + vy * ka, az = pz + vz * ka;
+  const bx = px + vx * kb, by = py + vy * kb, bz = pz + vz * kb;
+  out[0] = (ax < bx ? ax : bx) - h;
+  out[1] = (ay < by ? ay : by) - h;
+  out[2] = (az < bz ? az : bz) - h;
+  out[3] = (ax > bx ? ax : bx) + h;
+  out[4] = (ay > by ? ay : by) + h;
+  out[5] = (az > bz ? az : bz) + h;
+}
+
 /** An item spanning more cells than this is kept in the list every query scans. */
 const MAX_ITEM_CELLS = 64;
 /** A query spanning more cells than this scans every item. */
@@ -105,6 +151,8 @@ export interface PathGrid {
   stampValue: number;
   /** Per-call scratch: an item's bounds before insertion. */
   scratch: Float64Array;
+  /** Per-call scratch: the segment whose pieces are inserted or looked up (slots `SEG_*`). */
+  segment: Float64Array;
 }
 
 /** Creates an empty path grid. */
@@ -113,7 +161,7 @@ export function createPathGrid(): PathGrid {
   return {
     active: false, allowed: true, inv: 1, tableMask: 63, head: new Int32Array(64).fill(-1), next: new Int32Array(n), item: new Int32Array(n), entryCount: 0,
     ids: new Int32Array(n), bounds: new Float64Array(6 * n), first: new Int32Array(n), latest: new Int32Array(n), itemCount: 0, wide: new Int32Array(n), wideCount: 0,
-    tracked: new Uint8Array(n), limited: new Uint8Array(n), reach: new Float64Array(6 * n), stamp: new Uint32Array(n), stampValue: 0, scratch: new Float64Array(6),
+    tracked: new Uint8Array(n), limited: new Uint8Array(n), reach: new Float64Array(6 * n), stamp: new Uint32Array(n), stampValue: 0, scratch: new Float64Array(6), segment: new Float64Array(SEG_SLOTS),
   };
 }
 

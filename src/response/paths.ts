@@ -6,7 +6,7 @@
 import { internalsOf } from '../physics/internal.js';
 import type { Physics } from '../physics/physicsTypes.js';
 import { isDynamic } from './isDynamic.js';
-import { PATH_SLACK, PATH_SLICES, pathGridInsert, pathGridReset } from './pathGrid.js';
+import { firstSlice, PATH_SLICES, pathGridInsert, pathGridReset, pathPiece, pathSegment, SEG_DT, SEG_P, SEG_R, SEG_T0, SEG_V } from './pathGrid.js';
 import { DYNAMIC, type ResponseState } from './responseState.js';
 
 /** The grid is used in a tick when the mean reach of the dynamic spheres exceeds this many mean radii. */
@@ -22,30 +22,23 @@ export function trackPath(physics: Physics, s: ResponseState, x: number): void {
   const g = s.paths;
   if (!g.active || g.tracked[x] === 0) return;
   const { Position: p, Velocity: v } = physics.components;
-  const r = physics.components.Sphere.radius[x];
   const dynamic = s.state[x] === DYNAMIC;
-  const t0 = s.time[x], dt = physics.dt;
-  const px = p.x[x], py = p.y[x], pz = p.z[x];
-  const vx = dynamic ? v.x[x] : 0, vy = dynamic ? v.y[x] : 0, vz = dynamic ? v.z[x] : 0;
-  const rest = (1 - t0) * dt;
-  const h = r + PATH_SLACK * (Math.abs(px) + Math.abs(py) + Math.abs(pz) + (Math.abs(vx) + Math.abs(vy) + Math.abs(vz)) * rest + r);
-  const b = g.scratch;
-  let w = Math.floor(t0 * PATH_SLICES);
-  if (w > PATH_SLICES - 1) w = PATH_SLICES - 1;
+  const seg = g.segment;
+  seg[SEG_P] = p.x[x];
+  seg[SEG_P + 1] = p.y[x];
+  seg[SEG_P + 2] = p.z[x];
+  seg[SEG_V] = dynamic ? v.x[x] : 0;
+  seg[SEG_V + 1] = dynamic ? v.y[x] : 0;
+  seg[SEG_V + 2] = dynamic ? v.z[x] : 0;
+  seg[SEG_R] = physics.components.Sphere.radius[x];
+  seg[SEG_T0] = s.time[x];
+  seg[SEG_DT] = physics.dt;
+  pathSegment(seg);
   const first = g.itemCount;
   g.latest[x] = first;
-  // The piece of the segment within each time slice from t0 on (slices are exact binary fractions).
-  for (; w < PATH_SLICES; w++) {
-    const ta = w / PATH_SLICES > t0 ? w / PATH_SLICES : t0;
-    const ka = (ta - t0) * dt, kb = ((w + 1) / PATH_SLICES - t0) * dt;
-    const ax = px + vx * ka, ay = py + vy * ka, az = pz + vz * ka;
-    const bx = px + vx * kb, by = py + vy * kb, bz = pz + vz * kb;
-    b[0] = (ax < bx ? ax : bx) - h;
-    b[1] = (ay < by ? ay : by) - h;
-    b[2] = (az < bz ? az : bz) - h;
-    b[3] = (ax > bx ? ax : bx) + h;
-    b[4] = (ay > by ? ay : by) + h;
-    b[5] = (az > bz ? az : bz) + h;
+  // The piece of the segment within each time slice from t0 on.
+  for (let w = firstSlice(s.time[x]); w < PATH_SLICES; w++) {
+    pathPiece(seg, w, g.scratch);
     pathGridInsert(g, x, w, first);
   }
 }

@@ -23,6 +23,7 @@ import { castSphereBox } from '../geometry/castSphereBox.js';
 import { castSphereSphere } from '../geometry/castSphereSphere.js';
 import { contactSphereBox } from '../geometry/contactSphereBox.js';
 import { contactSphereSphere } from '../geometry/contactSphereSphere.js';
+import type { Vec3 } from '../geometry/types.js';
 import { loadBox, SW_MX, SW_R, SW_X, SWEEP_SLOTS, sweptSphereBounds } from '../physics/bodyReads.js';
 import { internalsOf } from '../physics/internal.js';
 import { BodyFlags, ContactFlags, type Physics } from '../physics/physicsTypes.js';
@@ -33,7 +34,7 @@ import { addConstraint } from './solver.js';
 import { CAPPED, CON_ACC, CON_SLOTS, DYNAMIC, R_CASTS, R_REJECTS, reserveEvents, type ResponseState } from './responseState.js';
 import { capBody, listSuspect } from './suspects.js';
 import { sweepStatic } from './sweepStatic.js';
-import { PATH_SLACK, PATH_SLICES, pathQueryBegin, pathQuerySlice } from './pathGrid.js';
+import { firstSlice, PATH_SLACK, PATH_SLICES, pathPiece, pathQueryBegin, pathQuerySlice, pathSegment, SEG_DT, SEG_P, SEG_R, SEG_T0, SEG_V } from './pathGrid.js';
 import { trackPath } from './paths.js';
 import { sweptSpheresApart } from './sweptApart.js';
 
@@ -155,24 +156,21 @@ const piece = new Float64Array(6);
 function queryPathPieces(physics: Physics, s: ResponseState, a: number, out: QueryOut): void {
   const g = s.paths;
   const st = pathQueryBegin(g, out);
-  const now = s.clock[0], dt = physics.dt;
+  const now = s.clock[0];
   const { Position: p, Velocity: v } = physics.components;
-  const r = physics.components.Sphere.radius[a];
-  const px = p.x[a], py = p.y[a], pz = p.z[a], vx = v.x[a], vy = v.y[a], vz = v.z[a];
-  const h = r + PATH_SLACK * (Math.abs(px) + Math.abs(py) + Math.abs(pz) + (Math.abs(vx) + Math.abs(vy) + Math.abs(vz)) * (1 - now) * dt + r);
-  let w = Math.floor(now * PATH_SLICES);
-  if (w > PATH_SLICES - 1) w = PATH_SLICES - 1;
-  for (; w < PATH_SLICES; w++) {
-    const ta = w / PATH_SLICES > now ? w / PATH_SLICES : now;
-    const ka = (ta - now) * dt, kb = ((w + 1) / PATH_SLICES - now) * dt;
-    const ax = px + vx * ka, ay = py + vy * ka, az = pz + vz * ka;
-    const bx = px + vx * kb, by = py + vy * kb, bz = pz + vz * kb;
-    piece[0] = (ax < bx ? ax : bx) - h;
-    piece[1] = (ay < by ? ay : by) - h;
-    piece[2] = (az < bz ? az : bz) - h;
-    piece[3] = (ax > bx ? ax : bx) + h;
-    piece[4] = (ay > by ? ay : by) + h;
-    piece[5] = (az > bz ? az : bz) + h;
+  const seg = g.segment;
+  seg[SEG_P] = p.x[a];
+  seg[SEG_P + 1] = p.y[a];
+  seg[SEG_P + 2] = p.z[a];
+  seg[SEG_V] = v.x[a];
+  seg[SEG_V + 1] = v.y[a];
+  seg[SEG_V + 2] = v.z[a];
+  seg[SEG_R] = physics.components.Sphere.radius[a];
+  seg[SEG_T0] = now;
+  seg[SEG_DT] = physics.dt;
+  pathSegment(seg);
+  for (let w = firstSlice(now); w < PATH_SLICES; w++) {
+    pathPiece(seg, w, piece);
     pathQuerySlice(g, piece, q, w, st, out);
   }
 }
@@ -316,29 +314,27 @@ export function recordNearHeld(physics: Physics, s: ResponseState): void {
     sphere.radius = r + REST_SKIN * r + PUSH_EPS * (1 + Math.abs(cx) + Math.abs(cy) + Math.abs(cz) + r);
     loadPartner(physics, s, x);
     if (!(xSphere ? contactSphereSphere(sphere, partnerSphere, contact) : contactSphereBox(sphere, partnerBox, contact))) continue;
-    rec[RI_NX] = contact.normal.x;
-    rec[RI_NX + 1] = contact.normal.y;
-    rec[RI_NX + 2] = contact.normal.z;
-    rec[RI_DEPTH] = 0;
-    rec[RI_PX] = contact.point.x;
-    rec[RI_PX + 1] = contact.point.y;
-    rec[RI_PX + 2] = contact.point.z;
+    loadTouch(rec, contact);
     rec[RI_TOI] = 0;
     recordContact(s, a, x, xSphere, 0);
   }
 }
 
+/** Writes a touch (depth 0) with the normal and point of `from` (a cast or a contact) into record `rec`; the caller writes its toi. */
+function loadTouch(rec: Float64Array, from: { normal: Vec3; point: Vec3 }): void {
+  rec[RI_NX] = from.normal.x;
+  rec[RI_NX + 1] = from.normal.y;
+  rec[RI_NX + 2] = from.normal.z;
+  rec[RI_DEPTH] = 0;
+  rec[RI_PX] = from.point.x;
+  rec[RI_PX + 1] = from.point.y;
+  rec[RI_PX + 2] = from.point.z;
+}
+
 /** Records a touch of `a` and `x` at the current time from `cast` (toi 0). */
 function recordTouch(s: ResponseState, a: number, x: number, xSphere: boolean, flags: number): void {
-  const cast = s.shapes.cast;
   const rec = s.recIn;
-  rec[RI_NX] = cast.normal.x;
-  rec[RI_NX + 1] = cast.normal.y;
-  rec[RI_NX + 2] = cast.normal.z;
-  rec[RI_DEPTH] = 0;
-  rec[RI_PX] = cast.point.x;
-  rec[RI_PX + 1] = cast.point.y;
-  rec[RI_PX + 2] = cast.point.z;
+  loadTouch(rec, s.shapes.cast);
   rec[RI_TOI] = s.clock[0];
   recordContact(s, a, x, xSphere, flags);
 }
