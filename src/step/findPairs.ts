@@ -204,13 +204,6 @@ function querySliced(physics: Physics, eid: number, f: number, hasDynamic: boole
 }
 
 /**
- * Relative slack (of the coordinates' magnitudes) of the queries' rejection of a moving sphere's
- * pair with a static box, against rounding: far above float64's 2^-53 per operation, so a pair the
- * full test (`castSphereBox`, no tolerance of its own) finds touching is never rejected.
- */
-const SWEEP_SLACK = 1e-9;
-
-/**
  * Every sphere's queries. The common case (a motion no longer than a cell: one slice) is inline:
  * the swept bounds as `sweptSphereBounds` (bodyReads.ts) writes them, one lookup per grid (with only
  * static boxes to meet, the static grid's single cell is looked up here); longer motions go slice
@@ -299,16 +292,27 @@ function querySpheres(physics: Physics): number {
         const c = (rx * tny + ry) * tnz + rz;
         const end = tstart[c + 1];
         staticWork[WORK_ITEMS] += end - tstart[c];
+        if (tested && t !== 0) {
+          // A moving sphere (continuous contacts): each candidate through the full test, the static
+          // contact else the cast (`testSphereStaticSwept`), in id order as below.
+          const ga = group[eid], ma = mask[eid];
+          for (let k = tstart[c]; k < end; k++) {
+            const slot = titems[k];
+            const o = 6 * slot;
+            const hit = (+(b[o] <= x1) & +(b[o + 3] >= x0)) & (+(b[o + 1] <= y1) & +(b[o + 4] >= y0)) & (+(b[o + 2] <= z1) & +(b[o + 5] >= z0));
+            if (hit === 0) continue;
+            const id = staticIds[slot];
+            if ((ga & mask[id]) === 0 || (group[id] & ma) === 0) continue;
+            if (pairs.count >= budget) budgetError(physics, eid, pairs.count, end - k);
+            pairListPush(pairs, eid, id);
+            testSphereStaticSwept(physics, testedContacts, eid, id, shapes, STATIC_SHAPE * slot);
+          }
+          continue;
+        }
         if (tested) {
           // A cell's entries are in ascending slot order, which is id order (staticBoxes.ts), each
           // once: the pairs come out sorted, as `emitPairs` sorts them.
           const ga = group[eid], ma = mask[eid];
-          // A moving sphere (continuous contacts): the ball around its path's midpoint that holds
-          // every centre of the path, for the conservative rejection below (`SWEEP_SLACK`).
-          const half = t === 0 ? 0 : 0.5 * Math.sqrt(mx * mx + my * my + mz * mz);
-          const cx = t === 0 ? x : x + 0.5 * mx, cy = t === 0 ? y : y + 0.5 * my, cz = t === 0 ? z : z + 0.5 * mz;
-          const reach = r + half;
-          const scale = 1 + Math.abs(x) + Math.abs(y) + Math.abs(z) + r + 2 * half;
           for (let k = tstart[c]; k < end; k++) {
             const slot = titems[k];
             const o = 6 * slot;
@@ -322,7 +326,7 @@ function querySpheres(physics: Physics): number {
             // withinBoxLocal, scalar.ts withinDistance) inline, the same arithmetic: most candidates
             // stop here; the others, and the extreme magnitudes, take the full test.
             const so = STATIC_SHAPE * slot;
-            let lx = cx - shapes[so], ly = cy - shapes[so + 1], lz = cz - shapes[so + 2];
+            let lx = x - shapes[so], ly = y - shapes[so + 1], lz = z - shapes[so + 2];
             const qx = shapes[so + 3], qy = shapes[so + 4], qz = shapes[so + 5], qw = shapes[so + 6];
             if (!(qx === 0 && qy === 0 && qz === 0)) {
               const ux = -qx, uy = -qy, uz = -qz;
@@ -335,17 +339,6 @@ function querySpheres(physics: Physics): number {
               lz = rz2;
             }
             const hx = shapes[so + 7], hy = shapes[so + 8], hz = shapes[so + 9];
-            if (t !== 0) {
-              // Swept: a box farther from the midpoint than radius + half the path's length (with a
-              // slack against rounding) is never touched; NaN fails the test and takes the full one.
-              const ex = lx < -hx ? lx + hx : lx > hx ? lx - hx : 0;
-              const ey = ly < -hy ? ly + hy : ly > hy ? ly - hy : 0;
-              const ez = lz < -hz ? lz + hz : lz > hz ? lz - hz : 0;
-              const e = reach + SWEEP_SLACK * (scale + Math.abs(shapes[so]) + Math.abs(shapes[so + 1]) + Math.abs(shapes[so + 2]) + hx + hy + hz);
-              if (ex * ex + ey * ey + ez * ez > e * e) continue;
-              testSphereStaticSwept(physics, testedContacts, eid, id, shapes, so);
-              continue;
-            }
             const rad = r + (qw - qw);
             const dx = lx < -hx ? lx + hx : lx > hx ? lx - hx : (lx - lx) * hx;
             const dy = ly < -hy ? ly + hy : ly > hy ? ly - hy : (ly - ly) * hy;
@@ -462,7 +455,7 @@ export function findPairs(physics: Physics): void {
   work[WORK_QUERIES] = 0;
   work[WORK_SLICES] = 0;
   bp.pairs.count = 0;
-  // Static contacts with nothing else to meet later: the queries test their pairs themselves.
+  // Nothing else to meet later (static or continuous contacts): the queries test their pairs themselves.
   bp.tested = internal.responseCount === 0 && internal.characterCount === 0 &&
     internal.purgeList.count === 0 && bp.movingBoxes === 0 ? 1 : 0;
   bp.testedContacts.count = 0;

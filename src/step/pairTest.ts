@@ -1,7 +1,7 @@
 /**
  * The exact test of one candidate pair into a contact list, shared by the narrowphase stage
  * (testPairs.ts) and the broadphase's queries when they test the pairs themselves (findPairs.ts,
- * static contacts without dynamic bodies, characters or moving boxes). Not a stage: a helper both
+ * without dynamic bodies, characters or moving boxes). Not a stage: a helper both
  * call. Pure over typed arrays; world frame, length units, seconds.
  *
  * A pair is in contact when the two bodies touch at any moment of the tick's motion (relative
