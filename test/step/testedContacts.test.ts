@@ -1,10 +1,12 @@
 /**
- * Static contacts tested in the broadphase's queries (findPairs.ts, `BroadphaseState.tested`): the
+ * Contacts tested in the broadphase's queries (findPairs.ts, `BroadphaseState.tested`): the static
  * contacts are bit for bit those of the public `contactSphereBox` on each sphere and rotated box
- * (an independent oracle, including spheres within a few ulps of touching); a body removed between
+ * (an independent oracle, including spheres within a few ulps of touching), the continuous ones
+ * those of `contactSphereBox`, else `castSphereBox` along velocity × dt; a body removed between
  * the broadphase and the narrowphase is handled as the narrowphase's own tests handle it; a tick
- * over the contact budget leaves the previous contacts in place; and the path is taken exactly when
- * nothing else is met later (static contacts, no dynamic body, no moving box, no removal).
+ * over the contact budget leaves the previous contacts in place; a narrowphase run twice takes them
+ * over once; and the path is taken exactly when nothing else is met later (no dynamic body, no
+ * moving box, no removal).
  */
 import { createWorld } from 'bitecs';
 import fc from 'fast-check';
