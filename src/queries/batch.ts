@@ -32,11 +32,11 @@ import * as batchRaysModule from './batchRays.js';
 // Imported bindings read once into module constants: see docs/internals.md (imports on hot paths).
 const { DG_INV, DG_X0 } = denseModule;
 const { batchHitsReserve } = lists;
-const { readBatch, readBatchOut, readFilter, readPhysics, unitDirection } = input;
+const { readBatch, readBatchColumns, readBatchOut, readFilter, readPhysics, unitDirection } = input;
 const { queryStateOf, updateQueryGrid } = queryGrid;
 const { BH_DIST, BH_N, QI_DIST, QI_O, QI_RADIUS } = slots;
 const { sweep } = sweepModule;
-const { castRaysDense } = batchRaysModule;
+const { castRaysDense, prepareRays } = batchRaysModule;
 
 /** Grows the batch buffers of `s` to `n` casts (doubling; contents not kept). */
 function reserveBatch(s: QueryState, n: number): void {
@@ -46,6 +46,7 @@ function reserveBatch(s: QueryState, n: number): void {
   s.batchOrder = new Int32Array(m);
   s.batchSwap = new Int32Array(m);
   s.batchKeys = new Int32Array(m);
+  s.batchRays = new Float64Array(6 * m);
 }
 
 /**
@@ -138,7 +139,7 @@ function castBatch(physics: Physics, s: QueryState, n: number, starts: Float64Ar
   reserveBatch(s, n);
   updateQueryGrid(physics, s);
   const order = sortCasts(s, n, startCells(s, n, starts));
-  if (radii === null && s.useDense) return castRaysDense(physics, s, n, order, starts, directions, maxDistances, out);
+  if (radii === null && s.useDense) return castRaysDense(physics, s, n, order, starts, maxDistances, out);
   return castEach(physics, s, n, order, starts, directions, maxDistances, radii, out);
 }
 
@@ -153,7 +154,10 @@ function castBatch(physics: Physics, s: QueryState, n: number, starts: Float64Ar
 export function castRays(physics: Physics, count: number, origins: Float64Array, directions: Float64Array, maxDistances: Float64Array, out: BatchHits, filter?: QueryFilter): number {
   readPhysics(physics, 'castRays');
   const s = queryStateOf(physics);
-  readBatch(count, origins, 'origins', directions, maxDistances, null, 'castRays');
+  readBatchColumns(count, origins, 'origins', directions, maxDistances, null, 'castRays');
+  reserveBatch(s, count);
+  // The values checked in one pass with the directions' normalisation; readBatch names the first bad one.
+  if (!prepareRays(s, count, origins, directions, maxDistances)) readBatch(count, origins, 'origins', directions, maxDistances, null, 'castRays');
   readBatchOut(out, 'castRays');
   readFilter(filter, 'castRays', s.filter);
   return castBatch(physics, s, count, origins, directions, maxDistances, null, out);
