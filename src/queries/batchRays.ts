@@ -283,14 +283,13 @@ export function castRaysDense(physics: Physics, s: QueryState, n: number, order:
           if (!still) {
             // No still axis (the rule): the same test without the radius (±0) and still (0) terms,
             // which change nothing but the sign of a zero time, and a zero compares as a zero; and
-            // without pn <= pf, qn <= qf, rn <= rf (true: an entry's bounds are ordered and finite,
-            // the subtraction and the product by 1 / direction round monotonically) nor 0 <= cap.
+            // without 0 <= cap (true: cap is Infinity or a hit's distance, toi · L >= 0).
             for (let e = run[2 * cell]; e < to; e++) {
               const o = 6 * items[e];
               const pn = (eb[o + nfx] - ox) * ix, qn = (eb[o + nfy] - oy) * iy, rn = (eb[o + nfz] - oz) * iz;
               const pf = (eb[o + ffx] - ox) * ix, qf = (eb[o + ffy] - oy) * iy, rf = (eb[o + ffz] - oz) * iz;
-              const pass = +(pn <= qf) & +(pn <= rf) & +(pn <= cap) & +(qn <= pf) & +(qn <= rf) & +(qn <= cap) &
-                +(rn <= pf) & +(rn <= qf) & +(rn <= cap) & +(0 <= pf) & +(0 <= qf) & +(0 <= rf);
+              const pass = +(pn <= pf) & +(pn <= qf) & +(pn <= rf) & +(pn <= cap) & +(qn <= pf) & +(qn <= qf) & +(qn <= rf) & +(qn <= cap) &
+                +(rn <= pf) & +(rn <= qf) & +(rn <= rf) & +(rn <= cap) & +(0 <= pf) & +(0 <= qf) & +(0 <= rf);
               if (pass !== 0) {
                 testRayCandidate(physics, s, ids[items[e]]);
                 cap = best[BH_DIST];

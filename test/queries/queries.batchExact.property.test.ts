@@ -7,11 +7,14 @@
  * radius 0 and boxes with zero half extents; boxes rotated, with the quaternion stored unit or not
  * (written straight into `Box.qx..qw`, so that the cast normalises it); scenes at scales from 1e-70
  * (radii below the copies' range: the geometry API's rescaled path) to 1e65 (differences beyond it).
+ * Each batch is cast again repeated until it has more rays than the dense grid has cells, which
+ * batch.ts walks in the order of their start cells instead of the order given.
  */
 import fc from 'fast-check';
 import { createWorld } from 'bitecs';
 import { describe, expect, it } from 'vitest';
 import { addBox, addSphere, castRay, castRays, createBatchHits, createPhysics, markStaticDirty, type Physics, type QueryHit } from '../../src/index.js';
+import { queryState } from '../../src/queries/queryGrid.js';
 import type { P3 } from '../oracle/ray.js';
 
 const RUNS = Number(process.env.QUERY_RUNS ?? 150);
@@ -151,6 +154,23 @@ describe("castRays' exact casts against castRay", () => {
           if (found) hits++;
         }
         expect(count).toBe(hits);
+        // The same rays repeated until the batch has more rays than the dense grid has cells: walked
+        // in the order of their start cells (batch.ts), every answer the same.
+        const g = queryState(physics).dense;
+        const times = Math.ceil((g.nx * g.ny * g.nz + 1) / n);
+        const O2 = new Float64Array(3 * n * times), D2 = new Float64Array(3 * n * times), L2 = new Float64Array(n * times);
+        for (let k = 0; k < times; k++) {
+          O2.set(O, 3 * n * k);
+          D2.set(D, 3 * n * k);
+          L2.set(L, n * k);
+        }
+        const out2 = createBatchHits(1);
+        expect(castRays(physics, n * times, O2, D2, L2, out2)).toBe(hits * times);
+        for (let j = 0; j < n * times; j++) {
+          const i = j % n;
+          expect([out2.entity[j], out2.distance[j], out2.normal[3 * j], out2.normal[3 * j + 1], out2.normal[3 * j + 2]], `ray ${j}`)
+            .toEqual([out.entity[i], out.distance[i], out.normal[3 * i], out.normal[3 * i + 1], out.normal[3 * i + 2]]);
+        }
       }),
       { seed: Number(process.env.SEED ?? 2511), numRuns: RUNS },
     );
