@@ -119,7 +119,7 @@ export function castRaysDense(physics: Physics, s: QueryState, n: number, order:
   const eb = g.bounds, items = g.entryItems, ids = g.ids, run = g.cellRun;
   const big = nx * ny * nz;
   const bigFrom = run[2 * big], bigTo = run[2 * big + 1];
-  const args = s.args, best = s.best, bestEntity = s.bestEntity, ray = s.ray, motion = s.motion, dirs = s.batchRays;
+  const args = s.args, best = s.best, bestEntity = s.bestEntity, ray = s.ray, dirs = s.batchRays;
   const entity = out.entity, distance = out.distance, normal = out.normal;
   // beginCandidates (candidate.ts), the parts that do not change from ray to ray.
   s.flags = internalsOf(physics).flags;
@@ -141,7 +141,8 @@ export function castRaysDense(physics: Physics, s: QueryState, n: number, order:
     const L = maxDistances[i];
     const dx = dirs[6 * i], dy = dirs[6 * i + 1], dz = dirs[6 * i + 2];
     const ix = dirs[6 * i + 3], iy = dirs[6 * i + 4], iz = dirs[6 * i + 5];
-    // The query's arguments and the candidates' start (beginCandidates): read by testRayCandidate.
+    // The query's arguments (beginCandidates): read by testRayCandidate, which loads the ray's
+    // centre and motion for the geometry API only where its own casts do not decide.
     args[QI_O] = ox;
     args[QI_O + 1] = oy;
     args[QI_O + 2] = oz;
@@ -154,13 +155,6 @@ export function castRaysDense(physics: Physics, s: QueryState, n: number, order:
     best[BH_DIST] = Infinity;
     best[BH_N] = best[BH_N + 1] = best[BH_N + 2] = 0;
     bestEntity[0] = 0;
-    const c = ray.center;
-    c.x = ox;
-    c.y = oy;
-    c.z = oz;
-    motion.x = dx * L;
-    motion.y = dy * L;
-    motion.z = dz * L;
     // 1e-12 · max(|o|) <= pad, as one test per axis (no branch on which is largest).
     const near = +(1e-12 * Math.abs(ox) <= pad) & +(1e-12 * Math.abs(oy) <= pad) & +(1e-12 * Math.abs(oz) <= pad);
     if (nx === 0) {

@@ -144,13 +144,15 @@ const QUAT_SQUARED_MIN = 2 ** -600;
  * touching, a squared length outside (SQ_MIN, SQ_MAX). Writes `s.cast.toi` and `s.cast.normal` on a hit.
  */
 function raySphere(physics: Physics, s: QueryState, eid: number): number {
-  const args = s.args, m = s.motion;
+  const args = s.args;
   const p = physics.components.Position;
   const ox = args[QI_O], oy = args[QI_O + 1], oz = args[QI_O + 2];
   const cx = p.x[eid], cy = p.y[eid], cz = p.z[eid];
   const qx = ox - cx, qy = oy - cy, qz = oz - cz;
   const r = 0 + physics.components.Sphere.radius[eid];
-  const mx = m.x, my = m.y, mz = m.z;
+  // The motion as beginCandidates writes it: direction · max distance.
+  const L = args[QI_DIST];
+  const mx = args[QI_D] * L, my = args[QI_D + 1] * L, mz = args[QI_D + 2] * L;
   // No rescaling in enterRound (its largest magnitude within [SMALL, BIG]); no NaN or infinity.
   if (!(r >= SMALL && r <= BIG && Math.abs(qx) <= BIG && Math.abs(qy) <= BIG && Math.abs(qz) <= BIG && Math.abs(mx) <= BIG && Math.abs(my) <= BIG && Math.abs(mz) <= BIG)) return SLOW;
   // withinDistance at the start: in range, since |q| <= BIG and r >= SMALL.
@@ -211,7 +213,7 @@ function raySphere(physics: Physics, s: QueryState, eid: number): number {
  * for a quaternion that boxRotation scales, and for any non-finite loaded number.
  */
 function rayBox(physics: Physics, s: QueryState, eid: number): number {
-  const args = s.args, m = s.motion;
+  const args = s.args;
   const p = physics.components.Position, B = physics.components.Box;
   // boxRotation: unit as stored, or divided by its length.
   let rx = B.qx[eid], ry = B.qy[eid], rz = B.qz[eid], rw = B.qw[eid];
@@ -227,7 +229,8 @@ function rayBox(physics: Physics, s: QueryState, eid: number): number {
   const rotated = !(rx === 0 && ry === 0 && rz === 0);
   // loadSphereBox and loadMotion: the start relative to the box and the motion, by the conjugate.
   let kx = args[QI_O] - p.x[eid], ky = args[QI_O + 1] - p.y[eid], kz = args[QI_O + 2] - p.z[eid];
-  let mx = m.x, my = m.y, mz = m.z;
+  const L = args[QI_DIST];
+  let mx = args[QI_D] * L, my = args[QI_D + 1] * L, mz = args[QI_D + 2] * L;
   const hx = B.hx[eid], hy = B.hy[eid], hz = B.hz[eid];
   const r = 0 + (rw - rw);
   if (rotated) {
@@ -334,8 +337,8 @@ function rayBox(physics: Physics, s: QueryState, eid: number): number {
 }
 
 /**
- * {@link testCandidate} for the ray batch (batchRays.ts; the query in `s` a ray, closest hit): the
- * stamp and the filter as there, then the exact cast by {@link raySphere} / {@link rayBox} where
+ * {@link testCandidate} for the ray batch (batchRays.ts; the query in `s` a ray, closest hit, its
+ * origin, unit direction and length in `s.args`, `s.ray.radius` 0): the stamp and the filter as there, then the exact cast by {@link raySphere} / {@link rayBox} where
  * they decide, else by the geometry API (`castBody`); the same answer to the bit (their notes).
  */
 export function testRayCandidate(physics: Physics, s: QueryState, eid: number): void {
@@ -345,6 +348,15 @@ export function testRayCandidate(physics: Physics, s: QueryState, eid: number): 
   const f = s.flags[eid];
   if (!passesFilter(physics, s.filter, eid, f)) return;
   const how = (f & SPHERE) !== 0 ? raySphere(physics, s, eid) : rayBox(physics, s, eid);
-  if (how === MISS || (how === SLOW && !castBody(physics, s, eid, f))) return;
+  if (how === MISS) return;
+  if (how === SLOW) {
+    // The geometry API's cast reads the ray from the scratch shapes (beginCandidates' loads).
+    const q = s.args, L = q[QI_DIST];
+    loadVec3(s.ray.center, q, QI_O);
+    s.motion.x = q[QI_D] * L;
+    s.motion.y = q[QI_D + 1] * L;
+    s.motion.z = q[QI_D + 2] * L;
+    if (!castBody(physics, s, eid, f)) return;
+  }
   keepClosest(s, eid);
 }
