@@ -1,10 +1,14 @@
 /**
- * The ray batch's walk of the queries' dense grid (`castRays`, batch.ts): every ray of a batch,
- * in the order given, through one function whose per-call constants (the grid's arrays and frame,
- * the body flags, the stamps, the output columns) are read once per call and whose per-ray work —
- * the direction's normalisation, the slab constants, the clipping to the table, the 3D-DDA
- * (Amanatides & Woo 1987) and the entries' slab tests (Kay & Kajiya 1986) — runs in local
- * variables, with no call per ray, per cell or per entry. A body whose bounds pass goes to
+ * The ray batch's walk of the queries' dense grid (`castRays`, batch.ts): first one pass over the
+ * batch that checks its values and normalises every direction with its inverse ({@link prepareRays}:
+ * no dependence between rays, so the divisions of successive rays overlap; 0.79 of the batch's time
+ * with the normalisation inside the walk), then every ray, in the order given, through one function
+ * whose per-call constants (the grid's arrays and frame, the body flags, the stamps, the output
+ * columns) are read once per call and whose per-ray work — the slab constants, the clipping to the
+ * table, the 3D-DDA (Amanatides & Woo 1987) and the entries' slab tests (Kay & Kajiya 1986) — runs
+ * in local variables, with no call per ray, per cell or per entry, and no branch on the direction's
+ * signs: the faces, the clip's order, the DDA's next axis and its face offsets are picked by index
+ * (0.93 and 0.94 of the batch's time in two steps). A body whose bounds pass goes to
  * candidate.ts (`testRayCandidate`: once per ray, the filter, then the exact cast by that file's
  * copies of the geometry API's ray casts where they decide, else by the geometry API itself: the
  * same answer to the bit; the copies took 0.93 of the batch's time through the geometry API).
