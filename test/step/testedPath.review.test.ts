@@ -7,7 +7,8 @@
  */
 import { addComponent, createWorld, set } from 'bitecs';
 import { describe, expect, it } from 'vitest';
-import { addBox, addSphere, createPhysics, runBroadphase, runNarrowphase, setPosition, type Physics } from '../../src/index.js';
+import fc from 'fast-check';
+import { addBox, addSphere, createPhysics, removeBody, runBroadphase, runNarrowphase, setPosition, step, type Physics } from '../../src/index.js';
 import { internalsOf } from '../../src/physics/internal.js';
 
 function rows(physics: Physics): string[] {
@@ -78,5 +79,80 @@ describe('the tested path against the full narrowphase, with a game write betwee
       (physics: Physics): void => { addComponent(physics.world, 3, set(physics.components.Sphere, { radius: 6 })); },
     ];
     for (const write of writes) expect(between(continuous, false, write).rows).toEqual(between(continuous, true, write).rows);
+  });
+});
+
+/** Contacts, began and ended of the last tick, every field. */
+function tickRows(physics: Physics): string[] {
+  const out = rows(physics).map((r, i) => `${r} flags ${physics.contacts.flags[i]}`);
+  const { began, ended } = physics;
+  for (let i = 0; i < began.count; i++) out.push(`began ${began.a[i]}-${began.b[i]} ${began.flags[i]}`);
+  for (let i = 0; i < ended.count; i++) out.push(`ended ${ended.a[i]}-${ended.b[i]} ${ended.flags[i]}`);
+  return out;
+}
+
+interface Arena {
+  continuous: boolean;
+  scale: number;
+  boxes: Array<{ at: [number, number, number]; h: [number, number, number]; q: [number, number, number, number] }>;
+  spheres: Array<{ at: [number, number, number]; v: [number, number, number]; r: number; sensor: boolean }>;
+  ops: Array<{ k: 'teleport' | 'velocity' | 'removeBox' | 'addBox' | 'removeSphere' | 'none'; who: number; at: [number, number, number] }>;
+}
+const coord = fc.double({ min: -6, max: 6, noNaN: true });
+const at3 = fc.tuple(coord, coord, coord);
+const arenaArb: fc.Arbitrary<Arena> = fc.record({
+  continuous: fc.boolean(),
+  scale: fc.constantFrom(1e-3, 1, 1, 1e4),
+  boxes: fc.array(fc.record({
+    at: at3,
+    h: fc.tuple(fc.double({ min: 0.1, max: 3, noNaN: true }), fc.double({ min: 0.1, max: 3, noNaN: true }), fc.double({ min: 0.1, max: 3, noNaN: true })),
+    q: fc.tuple(fc.double({ min: -1, max: 1, noNaN: true }), fc.double({ min: -1, max: 1, noNaN: true }), fc.double({ min: -1, max: 1, noNaN: true }), fc.double({ min: 0.1, max: 1, noNaN: true })),
+  }), { minLength: 1, maxLength: 8 }),
+  spheres: fc.array(fc.record({
+    at: at3,
+    v: fc.tuple(fc.double({ min: -300, max: 300, noNaN: true }), fc.double({ min: -300, max: 300, noNaN: true }), fc.double({ min: -300, max: 300, noNaN: true })),
+    r: fc.double({ min: 0.05, max: 1.5, noNaN: true }),
+    sensor: fc.boolean(),
+  }), { minLength: 1, maxLength: 12 }),
+  ops: fc.array(fc.record({ k: fc.constantFrom('teleport' as const, 'velocity' as const, 'removeBox' as const, 'addBox' as const, 'removeSphere' as const, 'none' as const, 'none' as const), who: fc.nat(), at: at3 }), { minLength: 3, maxLength: 12 }),
+}) as fc.Arbitrary<Arena>;
+
+/**
+ * The arena's world and a far sphere added last (same ids in both worlds): with `forceOff` it is
+ * dynamic (Response 'stop'), which keeps every tick off the tested path; else a plain sphere.
+ */
+function arenaWorld(a: Arena, forceOff: boolean): { physics: Physics; boxes: number[]; spheres: number[] } {
+  const physics = createPhysics(createWorld(), { capacity: 128, continuous: a.continuous });
+  const k = a.scale;
+  const boxes = a.boxes.map((b) => addBox(physics, { position: sc(b.at, k), halfExtents: sc(b.h, k), rotation: b.q }));
+  const spheres = a.spheres.map((s) => addSphere(physics, { position: sc(s.at, k), velocity: sc(s.v, k), radius: s.r * k, sensor: s.sensor }));
+  addSphere(physics, { position: sc([500, 500, 500], k), velocity: [0, 0, 0], radius: 0.5 * k, ...(forceOff ? { response: 'stop' as const } : {}) });
+  return { physics, boxes, spheres };
+}
+
+const sc = (v: [number, number, number], k: number): [number, number, number] => [v[0] * k, v[1] * k, v[2] * k];
+
+describe('the tested path against the full narrowphase over random arenas', () => {
+  it('every tick of step() gives the same contacts, began and ended with and without the path (teleports, velocity writes, box and sphere removal and addition between ticks)', () => {
+    let testedTicks = 0;
+    fc.assert(fc.property(arenaArb, (a) => {
+      const t = arenaWorld(a, false);
+      const f = arenaWorld(a, true);
+      for (const op of a.ops) {
+        for (const w of [t, f]) {
+          if (op.k === 'teleport' && w.spheres.length > 0) setPosition(w.physics, w.spheres[op.who % w.spheres.length], sc(op.at, a.scale));
+          if (op.k === 'velocity' && w.spheres.length > 0) addComponent(w.physics.world, w.spheres[op.who % w.spheres.length], set(w.physics.components.Velocity, { x: op.at[0] * 40 * a.scale, y: op.at[1] * 40 * a.scale, z: op.at[2] * 40 * a.scale }));
+          if (op.k === 'removeBox' && w.boxes.length > 1) removeBody(w.physics, w.boxes.splice(op.who % w.boxes.length, 1)[0]);
+          if (op.k === 'removeSphere' && w.spheres.length > 1) removeBody(w.physics, w.spheres.splice(op.who % w.spheres.length, 1)[0]);
+          if (op.k === 'addBox') w.boxes.push(addBox(w.physics, { position: sc(op.at, a.scale), halfExtents: sc([1, 0.5, 2], a.scale) }));
+        }
+        step(t.physics);
+        step(f.physics);
+        if (internalsOf(t.physics).broadphase.tested !== 0) testedTicks++;
+        expect(internalsOf(f.physics).broadphase.tested).toBe(0);
+        expect(tickRows(t.physics)).toEqual(tickRows(f.physics));
+      }
+    }), { numRuns: Number(process.env.TESTED_RUNS ?? 120), seed: 2511 });
+    expect(testedTicks).toBeGreaterThan(200);
   });
 });
