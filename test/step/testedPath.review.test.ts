@@ -3,12 +3,13 @@
  * narrowphase: the same world, with one extra far-away dynamic sphere (40, 40, 40) that forces the
  * path off (`responseCount !== 0`), must report the same contacts for the bodies they share. Both
  * worlds run `runBroadphase`, then a game write, then `runNarrowphase` (the phases as bitecs
- * systems; docs/api.md says to call them separately to read contacts before bodies move).
+ * systems; docs/api.md says to call them separately to read contacts before bodies move). Over
+ * random arenas stepped with `step` (writes between ticks only), the two paths agree tick by tick.
  */
 import { addComponent, createWorld, set } from 'bitecs';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { addBox, addSphere, createPhysics, removeBody, runBroadphase, runNarrowphase, setPosition, setRadius, setVelocity, step, type Physics } from '../../src/index.js';
+import { addBox, addSphere, createPhysics, removeBody, runBroadphase, runNarrowphase, setPosition, setRadius, setRotation, setVelocity, step, type Physics } from '../../src/index.js';
 import { internalsOf } from '../../src/physics/internal.js';
 
 function rows(physics: Physics): string[] {
@@ -140,8 +141,8 @@ interface Arena {
   continuous: boolean;
   scale: number;
   boxes: Array<{ at: [number, number, number]; h: [number, number, number]; q: [number, number, number, number] }>;
-  spheres: Array<{ at: [number, number, number]; v: [number, number, number]; r: number; sensor: boolean }>;
-  ops: Array<{ k: 'teleport' | 'velocity' | 'removeBox' | 'addBox' | 'removeSphere' | 'none'; who: number; at: [number, number, number] }>;
+  spheres: Array<{ at: [number, number, number]; v: [number, number, number]; r: number; sensor: boolean; group: number; mask: number }>;
+  ops: Array<{ k: 'teleport' | 'velocity' | 'removeBox' | 'addBox' | 'removeSphere' | 'moveBox' | 'rotateBox' | 'none'; who: number; at: [number, number, number] }>;
 }
 const coord = fc.double({ min: -6, max: 6, noNaN: true });
 const at3 = fc.tuple(coord, coord, coord);
@@ -158,8 +159,10 @@ const arenaArb: fc.Arbitrary<Arena> = fc.record({
     v: fc.tuple(fc.double({ min: -300, max: 300, noNaN: true }), fc.double({ min: -300, max: 300, noNaN: true }), fc.double({ min: -300, max: 300, noNaN: true })),
     r: fc.double({ min: 0.05, max: 1.5, noNaN: true }),
     sensor: fc.boolean(),
+    group: fc.constantFrom(1, 1, 2),
+    mask: fc.constantFrom(0xffffffff, 0xffffffff, 2, 0),
   }), { minLength: 1, maxLength: 12 }),
-  ops: fc.array(fc.record({ k: fc.constantFrom('teleport' as const, 'velocity' as const, 'removeBox' as const, 'addBox' as const, 'removeSphere' as const, 'none' as const, 'none' as const), who: fc.nat(), at: at3 }), { minLength: 3, maxLength: 12 }),
+  ops: fc.array(fc.record({ k: fc.constantFrom('teleport' as const, 'velocity' as const, 'removeBox' as const, 'addBox' as const, 'removeSphere' as const, 'moveBox' as const, 'rotateBox' as const, 'none' as const, 'none' as const), who: fc.nat(), at: at3 }), { minLength: 3, maxLength: 12 }),
 }) as fc.Arbitrary<Arena>;
 
 /**
@@ -170,7 +173,7 @@ function arenaWorld(a: Arena, forceOff: boolean): { physics: Physics; boxes: num
   const physics = createPhysics(createWorld(), { capacity: 128, continuous: a.continuous });
   const k = a.scale;
   const boxes = a.boxes.map((b) => addBox(physics, { position: sc(b.at, k), halfExtents: sc(b.h, k), rotation: b.q }));
-  const spheres = a.spheres.map((s) => addSphere(physics, { position: sc(s.at, k), velocity: sc(s.v, k), radius: s.r * k, sensor: s.sensor }));
+  const spheres = a.spheres.map((s) => addSphere(physics, { position: sc(s.at, k), velocity: sc(s.v, k), radius: s.r * k, sensor: s.sensor, group: s.group, mask: s.mask }));
   addSphere(physics, { position: sc([500, 500, 500], k), velocity: [0, 0, 0], radius: 0.5 * k, ...(forceOff ? { response: 'stop' as const } : {}) });
   return { physics, boxes, spheres };
 }
@@ -178,7 +181,7 @@ function arenaWorld(a: Arena, forceOff: boolean): { physics: Physics; boxes: num
 const sc = (v: [number, number, number], k: number): [number, number, number] => [v[0] * k, v[1] * k, v[2] * k];
 
 describe('the tested path against the full narrowphase over random arenas', () => {
-  it('every tick of step() gives the same contacts, began and ended with and without the path (teleports, velocity writes, box and sphere removal and addition between ticks)', () => {
+  it('every tick of step() gives the same contacts, began and ended with and without the path (teleports, velocity writes, static boxes moved and rotated, box and sphere removal and addition between ticks, filters, sensors)', () => {
     let testedTicks = 0;
     fc.assert(fc.property(arenaArb, (a) => {
       const t = arenaWorld(a, false);
@@ -189,6 +192,8 @@ describe('the tested path against the full narrowphase over random arenas', () =
           if (op.k === 'velocity' && w.spheres.length > 0) addComponent(w.physics.world, w.spheres[op.who % w.spheres.length], set(w.physics.components.Velocity, { x: op.at[0] * 40 * a.scale, y: op.at[1] * 40 * a.scale, z: op.at[2] * 40 * a.scale }));
           if (op.k === 'removeBox' && w.boxes.length > 1) removeBody(w.physics, w.boxes.splice(op.who % w.boxes.length, 1)[0]);
           if (op.k === 'removeSphere' && w.spheres.length > 1) removeBody(w.physics, w.spheres.splice(op.who % w.spheres.length, 1)[0]);
+          if (op.k === 'moveBox') setPosition(w.physics, w.boxes[op.who % w.boxes.length], sc(op.at, a.scale));
+          if (op.k === 'rotateBox') setRotation(w.physics, w.boxes[op.who % w.boxes.length], [op.at[0], op.at[1], op.at[2], 1]);
           if (op.k === 'addBox') w.boxes.push(addBox(w.physics, { position: sc(op.at, a.scale), halfExtents: sc([1, 0.5, 2], a.scale) }));
         }
         step(t.physics);
