@@ -11,15 +11,15 @@
  * lists, the HAS_CONTACT flags, the observer list of Contacts removed by someone else); the check
  * recomputes it from scratch.
  */
-import { entityExists, hasComponent, removeComponent } from 'bitecs';
+import { $internal, createWorld, entityExists, getEntityComponents, hasComponent, query, removeComponent } from 'bitecs';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { restoreSnapshot, saveSnapshot, SnapshotMismatchError, snapshotSize, step, type Physics } from '../../src/index.js';
-import { expectedContactComponents } from '../oracle/bruteForce.js';
-import { applyOps, assertContactComponents, readContacts, scenarioArb, startRun, type Run, type Scenario } from '../support/harness.js';
+import { createPhysics, restoreSnapshot, saveSnapshot, SnapshotMismatchError, snapshotSize, step, type Physics } from '../../src/index.js';
+import { createBruteForceTracker, expectedContactComponents } from '../oracle/bruteForce.js';
+import { addSpec, applyOps, assertContactComponents, readContacts, scenarioArb, startRun, type Run, type Scenario } from '../support/harness.js';
 import { report } from '../support/report.js';
 
-const stats = { scenarios: 0, ticks: 0, offTicks: 0, holders: 0, dropped: 0, droppedStillTouching: 0, restored: 0, mismatched: 0, structural: 0 };
+const stats = { scenarios: 0, ticks: 0, direct: 0, offTicks: 0, holders: 0, dropped: 0, droppedStillTouching: 0, restored: 0, mismatched: 0, structural: 0 };
 
 /** Per tick, besides the scenario's ops: which entities lose Contact by hand, and whether to save or restore. */
 interface Extra {
@@ -66,8 +66,48 @@ function save(physics: Physics): Uint8Array {
   return buffer;
 }
 
-function runChecked(sc: Scenario, extras: Extra[]): void {
-  const run = startRun(sc);
+/**
+ * A run whose world has no bitecs query of Contact (startRun's event observers register one): the
+ * Contact stage then writes bitecs's mask bit and component set itself (contactComponent.ts,
+ * `directWorld`). Its `events` record nothing.
+ */
+function startUnwatched(sc: Scenario): Run {
+  const world = createWorld();
+  const physics = createPhysics(world, {
+    dt: sc.dt, continuous: sc.continuous, capacity: 4, ...(sc.cellSize !== null ? { cellSize: sc.cellSize } : {}),
+  });
+  const events = { added: [] as number[], removed: [] as number[], reset() {}, dispose() {} };
+  const run: Run = {
+    world, physics, tracker: createBruteForceTracker(physics), alive: [], bodies: new Set(), recycled: 0, everUsed: new Set(), events,
+  };
+  for (const b of sc.bodies) {
+    const e = addSpec(physics, b);
+    run.alive.push(e);
+    run.bodies.add(e);
+    run.everUsed.add(e);
+  }
+  return run;
+}
+
+/** No query holds Contact (else the stage goes through bitecs's calls, not its direct writes). */
+function expectNoContactQuery(run: Run, label: string): void {
+  const ctx = (run.world as unknown as Record<symbol, { componentMap: Map<object, { queries: Set<unknown> }> }>)[$internal];
+  const reg = ctx.componentMap.get(run.physics.components.Contact);
+  if (reg !== undefined && reg.queries.size !== 0) throw new Error(`${label}: a query holds Contact`);
+}
+
+/** bitecs's two records of Contact agree for every live entity: the mask bit and the component set. */
+function checkComponentSets(run: Run, label: string): void {
+  const C = run.physics.components.Contact;
+  for (const e of run.alive) {
+    if (!entityExists(run.world, e)) continue;
+    const inSet = getEntityComponents(run.world, e).includes(C);
+    if (inSet !== hasComponent(run.world, e, C)) throw new Error(`${label}: entity ${e}: Contact in its component set ${inSet}, its mask bit ${!inSet}`);
+  }
+}
+
+function runChecked(sc: Scenario, extras: Extra[], watched = true): void {
+  const run = watched ? startRun(sc) : startUnwatched(sc);
   const { physics, world } = run;
   const C = physics.components.Contact;
   let saved: Uint8Array | null = null;
@@ -116,6 +156,11 @@ function runChecked(sc: Scenario, extras: Extra[]): void {
     }
     step(physics);
     checkAgainstList(run, label);
+    if (!watched) {
+      expectNoContactQuery(run, label);
+      checkComponentSets(run, label);
+      stats.direct++;
+    }
     // A Contact the game removed from an entity still touching is back.
     const after = new Set(holders(run));
     const contacts = readContacts(physics);
@@ -126,6 +171,10 @@ function runChecked(sc: Scenario, extras: Extra[]): void {
       }
     }
     // Structural changes only where membership changed during the step, one each.
+    if (!watched) {
+      stats.ticks++;
+      return;
+    }
     const added = [...after].filter((e) => !before.has(e)).sort((x, y) => x - y);
     const removed = [...before].filter((e) => !after.has(e)).sort((x, y) => x - y);
     const sorted = (l: number[]) => [...l].sort((x, y) => x - y);
@@ -138,6 +187,16 @@ function runChecked(sc: Scenario, extras: Extra[]): void {
     }
     stats.ticks++;
   });
+  if (!watched) {
+    // A query registered now is built from the masks; with it the stage takes bitecs's calls.
+    const q = query(world, [C]);
+    expect([...q].sort((x, y) => x - y), 'query after the direct writes').toEqual(holders(run));
+    for (let k = 0; k < 2; k++) {
+      step(physics);
+      checkAgainstList(run, `after the query, tick ${k}`);
+      expect([...query(world, [C])].sort((x, y) => x - y), `query, tick ${k}`).toEqual(holders(run));
+    }
+  }
   run.events.dispose();
 }
 
@@ -157,6 +216,15 @@ describe('Contact component = recomputation from the contact list, every tick', 
     expect(stats.restored - before.restored).toBeGreaterThan(50);
     expect(stats.structural - before.structural).toBeGreaterThan(300);
     report(`[contactComponent.property] seed 2511: ${JSON.stringify(Object.fromEntries(Object.entries(stats).map(([k, v]) => [k, v - before[k as keyof typeof stats]])))}`);
+  });
+
+  it('no query of Contact in the world (the stage writes bitecs\'s records itself), then one registered (seed 2513)', () => {
+    const before = { ...stats };
+    fc.assert(fc.property(sceneArb({ maxTicks: 8, maxBodies: 20 }), ([sc, extras]) => runChecked(sc, extras, false)), opts(2513, 300));
+    expect(stats.direct - before.direct).toBeGreaterThan(500);
+    expect(stats.holders - before.holders).toBeGreaterThan(500);
+    expect(stats.droppedStillTouching - before.droppedStillTouching).toBeGreaterThan(8);
+    report(`[contactComponent.property] seed 2513: ${JSON.stringify(Object.fromEntries(Object.entries(stats).map(([k, v]) => [k, v - before[k as keyof typeof stats]])))}`);
   });
 
   it('random dense lattice scenes: many touching entities per tick (seed 2512)', () => {
