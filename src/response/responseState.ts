@@ -126,6 +126,17 @@ export interface ResponseState {
   /** Per body: 1 when the start-of-tick solve changed its velocity. */
   solved: Uint8Array;
   /**
+   * Per entity, carried across ticks (in snapshots and the state hash): 1 when the body was jammed at
+   * its last tick (capped without moving beyond the rest skin, with gravity: `stopJammed`,
+   * resolve.ts), else 0. Within a tick, 2 marks a body jammed at the previous tick that has not
+   * been jammed again yet. Cleared when the game writes the body's Position or Velocity, when it
+   * falls asleep, and when it stops being a dynamic body (jam.ts).
+   */
+  jam: Uint8Array;
+  /** The bodies whose mark was 1 at the start of this tick (then 2), to clear the ones not jammed again. */
+  jamList: Int32Array;
+  jamCount: number;
+  /**
    * The grids the broadphase built this tick (static boxes; moving bodies' swept items), handed over
    * by `respond` at the start of each tick: the predictions query them, the response builds none.
    */
@@ -260,6 +271,9 @@ export function createResponseState(capacity: number): ResponseState {
     conNear: new Uint8Array(n),
     conCount: 0,
     solved: new Uint8Array(capacity),
+    jam: new Uint8Array(capacity),
+    jamList: new Int32Array(n),
+    jamCount: 0,
     staticGrid: null,
     dynamicGrid: null,
     paths: createPathGrid(),
@@ -308,12 +322,14 @@ export function responseReserveBodies(s: ResponseState, maxEid: number): void {
     s.planes = grow(s.planes, cap * PLANE_SLOTS);
     s.head = grow(s.head, cap, -1);
     s.solved = grow(s.solved, cap);
+    s.jam = grow(s.jam, cap);
     s.capacity = cap;
   }
   let b = s.bodies.length;
   while (b <= maxEid) b *= 2;
   if (b !== s.bodies.length) s.bodies = grow(s.bodies, b);
   if (s.suspects.length < s.bodies.length) s.suspects = grow(s.suspects, s.bodies.length);
+  if (s.jamList.length < s.bodies.length) s.jamList = grow(s.jamList, s.bodies.length);
 }
 
 /** Makes room for `n` more events (and heap slots). */
