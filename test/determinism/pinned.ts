@@ -28,6 +28,13 @@
  * left their dynamic-grid item and were missed by their partners, ending merged (two pairs by 11.8 %
  * and 4.5 % of the radii sum without gravity; four pairs above 1 % with gravity); they are now moved
  * apart. With gravity, one body reached maxIterations in the 1,000 ticks and now receives impulses.
+ * The three response hashes with gravity were re-pinned (from 68de0243812461f4, 5c1ab7c8632b903e and
+ * c6ee0b9c47eccdb5) by the start-of-tick solve's weight guess and its separation of small dynamic
+ * overlaps (issue 24; test/response/restingChains.test.ts): the passes now start from the weight each
+ * resting contact carries instead of 0, so a resting chain is solved at once instead of leaving
+ * approaches that became impacts at time 0, and a dynamic pair overlapping within the rest skin is
+ * given back its overlap. Over the 1,000 ticks: capped bodies 6 → 0 (BOUNCE e = 1), 636 → 346
+ * (friction scene), 515 → 359 (with sleep); impacts 16,898 → 16,777, 12,955 → 13,605, 11,722 → 11,209.
  */
 import type { ArenaCase } from './scenes.js';
 
@@ -42,18 +49,18 @@ export const PINNED: Pinned[] = [
   { name: 'sphere–box only, continuous', scene: { spheres: 300, seed: 42, sphereSphere: false, continuous: true }, ticks: 1000, hash: '0bc5706747b434b4' },
   { name: 'sphere–sphere on, continuous', scene: { spheres: 300, seed: 42, sphereSphere: true, continuous: true }, ticks: 1000, hash: 'b73e172b10203864' },
   { name: 'response: every sphere BOUNCE e = 1, sphere–sphere on', scene: { spheres: 300, seed: 42, sphereSphere: true, response: { gravityY: 0 } }, ticks: 1000, hash: 'f1ba100a0d3b2e90' },
-  { name: 'response: BOUNCE e = 1 with gravity, sphere–sphere on', scene: { spheres: 300, seed: 42, sphereSphere: true, response: { gravityY: -9.81 } }, ticks: 1000, hash: '68de0243812461f4' },
+  { name: 'response: BOUNCE e = 1 with gravity, sphere–sphere on', scene: { spheres: 300, seed: 42, sphereSphere: true, response: { gravityY: -9.81 } }, ticks: 1000, hash: '2f68f13c713ef971' },
   {
     name: 'response: BOUNCE e = 0.5 with gravity, friction 0.4, damping 0.2, gravity scales 0.5 and −0.25',
     scene: { spheres: 300, seed: 42, sphereSphere: true, response: { gravityY: -9.81, friction: 0.4, damping: 0.2, restitution: 0.5, scaled: true } },
     ticks: 1000,
-    hash: '5c1ab7c8632b903e',
+    hash: '01e8820755a2d7ea',
   },
   {
     name: 'response: the friction / damping / gravity scale scene above with sleep on',
     scene: { spheres: 300, seed: 42, sphereSphere: true, response: { gravityY: -9.81, friction: 0.4, damping: 0.2, restitution: 0.5, scaled: true, sleep: true } },
     ticks: 1000,
-    hash: 'c6ee0b9c47eccdb5',
+    hash: '9c88c005c4e2ea76',
   },
   { name: 'sphere–sphere on, discrete', scene: { spheres: 300, seed: 42, sphereSphere: true, continuous: false }, ticks: 1000, hash: 'e9052dc1ed9142da' },
   { name: 'moving boxes, sphere–sphere on, continuous', scene: { spheres: 300, seed: 42, sphereSphere: true, continuous: true, movingBoxes: 15 }, ticks: 1000, hash: '9447278ac824cc38' },
