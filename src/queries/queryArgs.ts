@@ -212,6 +212,12 @@ function isBits(v: unknown): boolean {
   return typeof v === 'number' && Number.isInteger(v) && v >= -0x80000000 && v <= 0xffffffff;
 }
 
+/** `an Array`, `a Map`, … for the error about a collection given as a filter. */
+function collectionName(v: object): string {
+  const name = (v.constructor as { name?: unknown } | undefined)?.name;
+  return typeof name === 'string' && name !== '' ? `${/^[AEIOU]/.test(name) ? 'an' : 'a'} ${name}` : 'a collection';
+}
+
 /** Reads an optional filter into `filter` (`QF_*` slots; defaults: every group and mask bit, no exclusion, no sensors). */
 export function readFilter(f: unknown, source: string, filter: Float64Array): void {
   filter[QF_GROUP] = 0xffffffff;
@@ -220,6 +226,11 @@ export function readFilter(f: unknown, source: string, filter: Float64Array): vo
   filter[QF_SENSORS] = 0;
   if (f === undefined) return;
   if (f === null || typeof f !== 'object') fail('filter', `must be an object {group?, mask?, exclude?, sensors?}, got ${describe(f)}`, source);
+  // An array, a typed array, a Map or a Set has no filter keys of its own, so it would filter
+  // nothing, silently (`[group, mask]` or a Map of the keys is a plausible mistake).
+  if (Array.isArray(f) || ArrayBuffer.isView(f) || f instanceof Map || f instanceof Set) {
+    fail('filter', `must be a plain object {group?, mask?, exclude?, sensors?}, got ${collectionName(f)}`, source);
+  }
   const o = f as { group?: unknown; mask?: unknown; exclude?: unknown; sensors?: unknown };
   // A misspelt key (`{ msk: 1 }`) would otherwise filter nothing, silently. `for…in` walks the
   // object's map's enum cache: no allocation once the call is optimised (the queries' allocation tests).

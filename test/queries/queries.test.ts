@@ -47,6 +47,11 @@ describe('world queries', () => {
     // Regression: a misspelt filter key was ignored (the query then filtered nothing).
     throwsNaming(() => overlapSphere(physics, [0, 0, 0], 1, ents, { msk: 1 } as never), 'filter.msk', 'overlapSphere');
     throwsNaming(() => castRay(physics, [-5, 0, 0], [1, 0, 0], 5, hit, { group: 1, exlude: 3 } as never), 'filter.exlude', 'castRay');
+    // Regression: a collection given as the filter has no keys of its own and filtered nothing.
+    throwsNaming(() => overlapSphere(physics, [0, 0, 0], 1, ents, [1, 2] as never), 'filter', 'overlapSphere');
+    throwsNaming(() => castRay(physics, [-5, 0, 0], [1, 0, 0], 5, hit, new Map([['mask', 1]]) as never), 'filter', 'castRay');
+    throwsNaming(() => castRayAll(physics, [-5, 0, 0], [1, 0, 0], 5, list, new Set() as never), 'filter', 'castRayAll');
+    throwsNaming(() => overlapBox(physics, [0, 0, 0], [1, 1, 1], undefined, ents, new Uint32Array(2) as never), 'filter', 'overlapBox');
     expect(hit).toEqual(newHit());
     expect(list.count).toBe(0);
     expect(ents.count).toBe(0);
