@@ -14,8 +14,9 @@
  * relative speed; with gravity, less 1e-12 × the rest speed, or REST_TOL × it for two dynamic
  * spheres) is a touch, recorded as a contact and ignored (a sphere against a convex body
  * that does not approach at the touch never enters it along a straight path); an approaching one
- * is an impact now. So is a pair within the rest skin at the start of the tick whose cast hits
- * later in it approaching slower than that (what the start-of-tick solve left). At T = 0 a sphere
+ * is an impact now. A pair within the rest skin at the start of the tick whose cast hits later in
+ * it approaching slower than 1e-12 × (the relative speed + the rest speed) is a touch too (the
+ * rounding of the start-of-tick solve). At T = 0 a sphere
  * overlapping an obstacle is first pushed out along the contact normal by the depth.
  * @module
  */
@@ -406,11 +407,13 @@ function castPartner(physics: Physics, s: ResponseState, a: number, x: number): 
     recordTouch(s, a, x, xSphere, 0);
   }
   if (u > 0 && now === 0 && sensor === 0 && withinSkin(s)) {
-    // Within the rest skin at the start of the tick and approaching slower than the touch tolerance
-    // (as at toi 0 above): what the start-of-tick solve left, a touch, not an impact later in the tick.
+    // Within the rest skin at the start of the tick and approaching at the rounding of the
+    // start-of-tick solve (APPROACH_EPS of the relative speed plus the rest speed, for every partner:
+    // the REST_TOL of dynamic pairs at toi 0 here let resting piles sink and settle later): a
+    // touch, not an impact later in the tick.
     const n = cast.normal;
     const vn = rx * n.x + ry * n.y + rz * n.z;
-    if (vn >= -(APPROACH_EPS * Math.sqrt(rx * rx + ry * ry + rz * rz) + (s.state[x] !== 0 ? REST_TOL : APPROACH_EPS) * s.rest[0])) {
+    if (vn >= -APPROACH_EPS * (Math.sqrt(rx * rx + ry * ry + rz * rz) + s.rest[0])) {
       recordTouch(s, a, x, xSphere, 0);
       return false;
     }
