@@ -87,8 +87,8 @@ function prepare(physics: Physics, s: ResponseState): void {
     const e = dyn ? (pair[0] > pair[1] ? pair[0] : pair[1]) : mode[a] === ResponseMode.BOUNCE ? pair[0] : 0;
     if (-vn > scale[S_APPROACH]) scale[S_APPROACH] = -vn;
     s.conF[o + 3] = 0;
-    const target = vn < -rest ? -e * vn : 0;
-    s.conF[o + 4] = dyn && rest > 0 ? separateTarget(physics, a, x, target) : target;
+    s.conF[o + 4] = vn < -rest ? -e * vn : 0;
+    if (dyn && rest > 0) separateTarget(physics, s, c);
     s.conF[o + 5] = pair[2] + pair[3];
     s.conF[o + CON_TX] = s.conF[o + CON_TX + 1] = s.conF[o + CON_TX + 2] = 0;
     pairFriction(physics, a, x, s.conF, o + CON_MU);
@@ -96,8 +96,9 @@ function prepare(physics: Physics, s: ResponseState): void {
 }
 
 /**
- * The target of a touching pair of dynamic spheres `a`, `x` with gravity: `target`, or the speed
- * that removes their overlap in one tick, d / dt, when they overlap by d beyond rounding
+ * The target of contact `c`, a touching pair of dynamic spheres with gravity (`s.conF`, read and
+ * written in place: docs/internals.md rule 1): its bounce target, or the speed that removes their
+ * overlap in one tick, d / dt, when that is larger and they overlap by d beyond rounding
  * (PUSH_EPS × the pose's scale, as the push-outs) and within the rest skin (REST_SKIN × a's radius
  * + the rounding): what a resting touch let in (a dynamic pair approaching slower than REST_TOL × the
  * rest speed is not an impact, predict.ts) is given back the next tick instead of accumulating (two
@@ -105,15 +106,16 @@ function prepare(physics: Physics, s: ResponseState): void {
  * their target (they separate by their velocities, as without gravity). World frame; d in length
  * units, the target a separating normal speed in length units per second.
  */
-function separateTarget(physics: Physics, a: number, x: number, target: number): number {
+function separateTarget(physics: Physics, s: ResponseState, c: number): void {
   const { Position: p, Sphere: sp } = physics.components;
+  const a = s.conA[c], x = s.conB[c];
   const dx = p.x[a] - p.x[x], dy = p.y[a] - p.y[x], dz = p.z[a] - p.z[x];
   const ra = sp.radius[a];
   const d = ra + sp.radius[x] - Math.sqrt(dx * dx + dy * dy + dz * dz);
   const round = PUSH_EPS * (1 + Math.abs(p.x[a]) + Math.abs(p.y[a]) + Math.abs(p.z[a]) + ra);
-  if (!(d > round) || d > REST_SKIN * ra + round) return target;
-  const k = d / physics.dt;
-  return k > target ? k : target;
+  if (!(d > round) || d > REST_SKIN * ra + round) return;
+  const k = d / physics.dt, o = CON_SLOTS * c + 4;
+  if (k > s.conF[o]) s.conF[o] = k;
 }
 
 /** Whether contact `a` comes after contact `b` in the guess's order: lower upper body, then higher index. */
@@ -145,15 +147,11 @@ function guessWeights(physics: Physics, s: ResponseState): void {
   const gl = Math.sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
   const ux = -g[0] / gl, uy = -g[1] / gl, uz = -g[2] / gl;
   const { Position: p, Velocity: v } = physics.components;
-  const dt = physics.dt;
   const { load, supportSum, conOrder: order, conKey: key, pair } = s;
   for (let c = 0; c < s.conCount; c++) {
     const a = s.conA[c], x = s.conB[c];
-    load[a] = weightOf(physics, s, a, gl * dt);
-    supportSum[a] = 0;
-    if (s.state[x] !== DYNAMIC) continue;
-    load[x] = weightOf(physics, s, x, gl * dt);
-    supportSum[x] = 0;
+    startLoad(physics, s, a);
+    if (s.state[x] === DYNAMIC) startLoad(physics, s, x);
   }
   let m = 0;
   for (let c = 0; c < s.conCount; c++) {
@@ -196,13 +194,20 @@ function guessWeights(physics: Physics, s: ResponseState): void {
   }
 }
 
-/** The weight impulse of dynamic body `eid` over the tick (`gdt` = |g| dt): see `guessWeights`. */
-function weightOf(physics: Physics, s: ResponseState, eid: number, gdt: number): number {
+/**
+ * Starts the load of dynamic body `eid` at its weight impulse over the tick (see `guessWeights`;
+ * |g| dt is half the rest speed `s.rest[0]`) and its supports' sum at 0.
+ */
+function startLoad(physics: Physics, s: ResponseState, eid: number): void {
   const r = physics.components.Response;
   const scale = r.gravityScale[eid];
-  if (!(scale > 0)) return 0;
+  s.supportSum[eid] = 0;
+  if (!(scale > 0)) {
+    s.load[eid] = 0;
+    return;
+  }
   inverseMass(physics, eid, s.pair, 4);
-  return (scale * gdt) / (s.pair[4] * (1 + physics.dt * r.damping[eid]));
+  s.load[eid] = (scale * 0.5 * s.rest[0]) / (s.pair[4] * (1 + physics.dt * r.damping[eid]));
 }
 
 /**
