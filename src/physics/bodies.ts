@@ -14,6 +14,7 @@ import { PhysicsInputError } from './errors.js';
 import { BodyFlags, type Physics } from './physicsTypes.js';
 import { checkLive, internalsOf } from './internal.js';
 import { wake } from '../response/sleep.js';
+import { clearJam } from '../response/jam.js';
 import { readBits, readRadius, readRotation, readVector, vectorField as field, type QuatLike, type Vec3Like } from './readInput.js';
 
 export type { QuatLike, Vec3Like } from './readInput.js';
@@ -271,6 +272,7 @@ export function setPosition(physics: Physics, eid: number, p: Vec3Like): void {
   readVector(p, 3, tmp, POSITION, 'setPosition', eid);
   writeVec3(physics.components.Position, eid, tmp);
   wakeIfAsleep(physics, eid);
+  clearJam(internalsOf(physics), eid);
   if ((internalsOf(physics).flags[eid] & BOX) !== 0) boxMoved(physics);
   else internalsOf(physics).queryDirty = true;
 }
@@ -283,6 +285,7 @@ export function setVelocity(physics: Physics, eid: number, v: Vec3Like): void {
   if ((internalsOf(physics).flags[eid] & MOVING) === 0) addComponent(world, eid, c.Velocity);
   writeVec3(c.Velocity, eid, tmp);
   wakeIfAsleep(physics, eid);
+  clearJam(internalsOf(physics), eid);
 }
 
 /** Wakes `eid` when sleep is on and it sleeps (src/response/sleep.ts). */

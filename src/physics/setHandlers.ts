@@ -33,6 +33,7 @@ import { PhysicsInputError } from './errors.js';
 import { BodyFlags, type Physics } from './physicsTypes.js';
 import { internalsOf } from './internal.js';
 import { wake } from '../response/sleep.js';
+import { clearJam } from '../response/jam.js';
 import { setCharacter } from '../character/addCharacter.js';
 import { describe, readBits, readRadius, readRotation, readVector, vectorField } from './readInput.js';
 
@@ -180,6 +181,7 @@ function writeVec3(physics: Physics, eid: number, data: unknown, moving: boolean
   store.z[eid] = vec[2];
   const sleep = internalsOf(physics).sleep;
   if (sleep !== null) wake(sleep, eid);
+  clearJam(internalsOf(physics), eid);
   if (!moving) shapeChanged(physics, (internalsOf(physics).flags[eid] & BodyFlags.BOX) !== 0);
 }
 

@@ -7,8 +7,8 @@
  * time; a queued prediction whose bodies changed since is stale and skipped (or, when only the
  * partner changed, the owner is predicted again). A body stops reacting after `maxIterations`
  * impacts: it stays at its last impact for the rest of the tick (leftover motion dropped), an
- * obstacle at rest for the others (with gravity, one that moved no farther than the rest skin ends
- * the tick at rest: `stopJammed`). At the end every other body moves on to the end of the tick.
+ * obstacle at rest for the others (with gravity, one that moved no farther than the rest skin in this
+ * tick and the previous one ends the tick at rest: `stopJammed`, with the jam mark of jam.ts). At the end every other body moves on to the end of the tick.
  *
  * The contacts of dynamic bodies are those of the path taken (contactRecords.ts), merged into
  * `physics.contacts`, which holds the narrowphase's contacts of the other pairs.
@@ -173,14 +173,17 @@ function wakeHit(physics: Physics, s: ResponseState, e: number, a: number, x: nu
 }
 
 /**
- * With gravity, ends the tick at rest (velocity 0) every capped body that moved no
- * farther than the rest skin from its start-of-tick pose (REST_SKIN × radius + PUSH_EPS × the pose's
- * scale, as `withinSkin` in predict.ts): a body jammed in a resting pile, whose resting contacts used up
- * its budget where it stood. It did not move this tick, so the velocity it kept (gravity and the
- * impulses of the bodies resting on it, which its contacts could no longer answer) is not one it had;
- * kept, it came back tick after tick and the body never came to rest (docs/response.md, "The budget
- * and the fallback"). Capped bodies are all suspects (suspects.ts), so this reads the suspects only;
- * before the projection, which lists more.
+ * With gravity, ends the tick at rest (velocity 0) every capped body that moved no farther than the
+ * rest skin from its start-of-tick pose (REST_SKIN × radius + PUSH_EPS × the pose's scale, as
+ * `withinSkin` in predict.ts) in this tick and was jammed so at the previous tick too (its mark
+ * `s.jam`, carried across ticks): a body jammed in a resting pile, whose resting contacts use up its
+ * budget where it stands tick after tick. The velocity it kept (gravity and the impulses of the
+ * bodies resting on it, which its contacts could no longer answer) is not one it had; kept, it came
+ * back tick after tick and the body never came to rest (docs/response.md, "The budget and the
+ * fallback"). A body capped without moving in one tick only keeps its velocity: it may be passing an
+ * impulse on (a rack's break, a launch from the bottom of a column), whose momentum stopping it
+ * would throw away. Marks every body jammed this tick (1) for the next one. Capped bodies are all
+ * suspects (suspects.ts), so this reads the suspects only; before the projection, which lists more.
  */
 function stopJammed(physics: Physics, s: ResponseState): void {
   const { Position: p, Velocity: v, Sphere: sp } = physics.components;
@@ -191,8 +194,15 @@ function stopJammed(physics: Physics, s: ResponseState): void {
     const dx = x - s.start[3 * a], dy = y - s.start[3 * a + 1], dz = z - s.start[3 * a + 2];
     const skin = REST_SKIN * r + PUSH_EPS * (1 + Math.abs(x) + Math.abs(y) + Math.abs(z) + r);
     if (dx * dx + dy * dy + dz * dz > skin * skin) continue;
-    v.x[a] = v.y[a] = v.z[a] = 0;
+    if (s.jam[a] === 2) v.x[a] = v.y[a] = v.z[a] = 0;
+    s.jam[a] = 1;
   }
+}
+
+/** Clears the marks of the bodies jammed at the previous tick and not at this one (still 2). */
+function clearStaleJams(s: ResponseState): void {
+  for (let i = 0; i < s.jamCount; i++) if (s.jam[s.jamList[i]] === 2) s.jam[s.jamList[i]] = 0;
+  s.jamCount = 0;
 }
 
 /** Processes event `e`. */
@@ -244,13 +254,19 @@ function collectBodies(physics: Physics, s: ResponseState): void {
   for (let i = 0; i < s.suspectCount; i++) s.suspect[s.suspects[i]] = s.pinned[s.suspects[i]] = 0;
   s.suspectCount = 0;
   s.wakeCount = 0;
+  s.jamCount = 0;
   responseReserveBodies(s, maxEid);
   const asleep = internal.sleep === null ? null : internal.sleep.asleep;
   const { Position: p, Velocity: v } = physics.components;
   const dt = physics.dt;
+  const jam = s.jam;
   let n = 0;
   for (let eid = 1; eid <= maxEid; eid++) {
     if (!isDynamic(flags[eid]) || (asleep !== null && asleep[eid] === 1)) continue;
+    if (jam[eid] === 1) {
+      jam[eid] = 2;
+      s.jamList[s.jamCount++] = eid;
+    }
     s.bodies[n++] = eid;
     s.state[eid] = DYNAMIC;
     s.time[eid] = 0;
@@ -319,6 +335,7 @@ export function respond(physics: Physics): void {
     checkReach(physics, s, a);
   }
   if (internal.gravityOn !== 0 && s.suspectCount !== 0) stopJammed(physics, s);
+  if (s.jamCount !== 0) clearStaleJams(s);
   project(physics, s);
   if (sleep !== null) {
     recordHeld(physics, sleep, s);

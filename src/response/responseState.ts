@@ -132,6 +132,17 @@ export interface ResponseState {
   /** Per body: 1 when the start-of-tick solve changed its velocity. */
   solved: Uint8Array;
   /**
+   * Per entity, carried across ticks (in snapshots and the state hash): 1 when the body was jammed at
+   * its last tick (capped without moving beyond the rest skin, with gravity: `stopJammed`,
+   * resolve.ts), else 0. Within a tick, 2 marks a body jammed at the previous tick that has not
+   * been jammed again yet. Cleared when the game writes the body's Position or Velocity, when it
+   * falls asleep, and when it stops being a dynamic body (jam.ts).
+   */
+  jam: Uint8Array;
+  /** The bodies whose mark was 1 at the start of this tick (then 2), to clear the ones not jammed again. */
+  jamList: Int32Array;
+  jamCount: number;
+  /**
    * The grids the broadphase built this tick (static boxes; moving bodies' swept items), handed over
    * by `respond` at the start of each tick: the predictions query them, the response builds none.
    */
@@ -270,6 +281,9 @@ export function createResponseState(capacity: number): ResponseState {
     load: new Float64Array(capacity),
     supportSum: new Float64Array(capacity),
     solved: new Uint8Array(capacity),
+    jam: new Uint8Array(capacity),
+    jamList: new Int32Array(n),
+    jamCount: 0,
     staticGrid: null,
     dynamicGrid: null,
     paths: createPathGrid(),
@@ -320,12 +334,14 @@ export function responseReserveBodies(s: ResponseState, maxEid: number): void {
     s.solved = grow(s.solved, cap);
     s.load = grow(s.load, cap);
     s.supportSum = grow(s.supportSum, cap);
+    s.jam = grow(s.jam, cap);
     s.capacity = cap;
   }
   let b = s.bodies.length;
   while (b <= maxEid) b *= 2;
   if (b !== s.bodies.length) s.bodies = grow(s.bodies, b);
   if (s.suspects.length < s.bodies.length) s.suspects = grow(s.suspects, s.bodies.length);
+  if (s.jamList.length < s.bodies.length) s.jamList = grow(s.jamList, s.bodies.length);
 }
 
 /** Makes room for `n` more events (and heap slots). */

@@ -6,8 +6,8 @@
  * impulses of the dynamic bodies that hit it (momentum conserved); the dynamic bodies near it are
  * predicted again (each within its own cap: resolve.ts), and it is listed here so that the
  * projection moves it out of a kinematic body that walked into it, or a sphere. With gravity, a
- * capped body that moved no farther than the rest skin in the tick ends it at rest (`stopJammed`,
- * resolve.ts).
+ * capped body that moved no farther than the rest skin in the tick, and so at the previous tick too,
+ * ends it at rest (`stopJammed`, resolve.ts; the jam mark, jam.ts).
  * @module
  */
 import { growArray as grow } from '../math/grow.js';

@@ -10,7 +10,7 @@
  */
 import { LANE1, LANE2, mixLane1, mixLane2 } from '../math/hashMixer.js';
 import { BodyFlags, type Physics } from '../physics/physicsTypes.js';
-import { CHARACTER_F64, NO_STATIC, SHAPES_DYNAMIC, SHAPES_NONE, SUM_SEED1, SUM_SEED2 } from './format.js';
+import { CHARACTER_F64, NO_STATIC, RESPONSE_F64, SHAPES_DYNAMIC, SHAPES_NONE, SUM_SEED1, SUM_SEED2, V4_RECORDS } from './format.js';
 import { internalsOf } from '../physics/internal.js';
 
 const { SPHERE, BOX, MOVING, SENSOR, FILTER } = BodyFlags;
@@ -30,9 +30,9 @@ export function isStaticBox(f: number): boolean {
 
 /**
  * float64 words of the record of a body with flags `f` (and `material` 1 when it holds Material)
- * under option bits `bits` (0 when left out).
+ * under option bits `bits` (0 when left out; with `V4_RECORDS`, a Response record of 7 words).
  */
-function bodyWords(f: number, material: number, bits: number): number {
+export function bodyWords(f: number, material: number, bits: number): number {
   const stat = isStaticBox(f);
   if (stat && (bits & NO_STATIC) !== 0) return 0;
   let n = 3;
@@ -41,7 +41,7 @@ function bodyWords(f: number, material: number, bits: number): number {
     if ((f & SPHERE) !== 0) n += 1;
     if ((f & BOX) !== 0) n += 7;
   }
-  if ((f & BodyFlags.RESPONSE) !== 0) n += 7;
+  if ((f & BodyFlags.RESPONSE) !== 0) n += (bits & V4_RECORDS) !== 0 ? RESPONSE_F64 - 1 : RESPONSE_F64;
   if ((f & BodyFlags.CHARACTER) !== 0) n += CHARACTER_F64;
   if (material !== 0) n += 1;
   return n;

@@ -12,8 +12,9 @@
  * - per body, in ascending entity id: Position (3 float64), Velocity when it has the Velocity
  *   component (3 float64), shape data (Sphere.radius: 1 float64; Box half extents and rotation:
  *   7 float64) unless left out by `options.shapes`, Response mode, restitution, mass, damping,
- *   gravity scale and the sleep state (seconds slow, asleep) (7 float64) when it has the Response
- *   component (collision response, format version 2; the last four since version 4), the Character
+ *   gravity scale, the sleep state (seconds slow, asleep) and the jam mark (0 or 1: jammed at the
+ *   last tick, response/jam.ts) (8 float64) when it has the Response component (collision response,
+ *   format version 2; damping to asleep since version 4, the jam mark since version 5), the Character
  *   settings and outputs (13 float64: maxSlope, stepHeight, snapDistance, up x y z, gravityScale,
  *   mass, grounded, groundEid, ground normal x y z) when it has the Character component (format
  *   version 3), Material friction (1 float64) when it has the Material component (version 4), and
@@ -34,11 +35,12 @@
  * Bytes per body (no CollisionFilter; add 8 with one): moving sphere 56, sphere without Velocity
  * 32, moving box 104, static box 80 with the default `shapes: 'all'`; with `shapes: 'dynamic'` a
  * static box takes 24 (position only); with `shapes: 'none'` moving spheres and boxes take 48, static
- * ones 24; with `staticBoxes: false` static boxes take 0. A dynamic sphere (with Response) takes 56
- * more: 112 with shapes; a character 104 more: 160 with shapes; a body with Material 8 more.
+ * ones 24; with `staticBoxes: false` static boxes take 0. A dynamic sphere (with Response) takes 64
+ * more: 120 with shapes; a character 104 more: 160 with shapes; a body with Material 8 more.
  *
  * The response's per-tick state (local times, event queue, records) is rebuilt within each tick
- * from these: nothing of it outlives a tick, so the Response data is all a snapshot needs for it.
+ * from these: nothing of it outlives a tick but the jam mark, so the Response record is all a
+ * snapshot needs for it.
  *
  * Not included: the bitecs entities and their components (the entity set, Sensor tags, Velocity or
  * CollisionFilter presence): the game restores those with its own serialization (e.g.
@@ -54,7 +56,7 @@
  * - header, 80 bytes: uint32 words `H_*` 0..15 (7 zero), float64 words `F_TICK`, `F_CELL`;
  * - body records, float64: position x y z; velocity x y z (moving bodies); radius (spheres) or
  *   hx hy hz qx qy qz qw (boxes) when shapes are included; mode restitution mass damping
- *   gravityScale slow asleep (bodies with Response); the 13 Character words (characters); friction
+ *   gravityScale slow asleep jam (bodies with Response); the 13 Character words (characters); friction
  *   (bodies with Material); nothing for left-out static boxes;
  * - contact floats, 8 float64 per contact: nx ny nz depth px py pz toi;
  * - explicit Contact data, 9 float64 per such touching entity: other nx ny nz depth toi px py pz;
@@ -99,11 +101,19 @@ export const MAGIC = 0x31534342;
  * Format version, in the top byte of header word `H_VERSION_OPTIONS` (bits 8..23 zero). Version 2:
  * the snapshot checksum, ended flags, no previous-pair section, Response data per body. Version 3:
  * Character data per character (`CHARACTER_F64` float64 words). Version 4: Response damping, gravity
- * scale and sleep state, Material friction. Other versions are rejected with a `SnapshotMismatchError`
- * naming `header.version` (a snapshot is state to resume from, taken and restored by the same build;
- * re-save it with this version).
+ * scale and sleep state, Material friction. Version 5: the jam mark in the Response record (response/jam.ts).
+ * Version 4 is still read (its bodies' jam marks restored as 0); other versions are rejected with a
+ * `SnapshotMismatchError` naming `header.version` (a snapshot is state to resume from, taken and
+ * restored by the same build; re-save it with this version).
  */
-export const VERSION = 4;
+export const VERSION = 5;
+/**
+ * The previous format version, still read: its Response records have 7 float64 words (no jam mark;
+ * restored as 0). Version 5 adds the jam mark (`RESPONSE_F64`).
+ */
+export const PREVIOUS_VERSION = 4;
+/** float64 words of a body's Response record: mode restitution mass damping gravityScale slow asleep jam. */
+export const RESPONSE_F64 = 8;
 /**
  * float64 words of a character's Character data: maxSlope, stepHeight, snapDistance, up x y z,
  * gravityScale, mass, grounded, groundEid, ground normal x y z.
@@ -117,6 +127,11 @@ export const SHAPES_NONE = 2;
 export const NO_STATIC = 4;
 /** Every option bit. */
 export const OPTION_BITS = SHAPES_DYNAMIC | SHAPES_NONE | NO_STATIC;
+/**
+ * Never in a header: set by the reader beside the option bits when it reads a version-4 snapshot,
+ * whose Response records have 7 words (no jam mark). The census and the body walk read it.
+ */
+export const V4_RECORDS = 0x100;
 
 // Flag bits and markers stay below 2^30 so that V8 keeps every word read back a small integer
 // (values from 2^30 up are heap numbers in unoptimised code). Entity ids are below 2^24.

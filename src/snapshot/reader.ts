@@ -20,9 +20,10 @@ import { SnapshotMismatchError } from './error.js';
 import {
   CONTACT_BIT, EXPLICIT_F64, F_CELL, F_TICK, H_BODIES, H_BODY_F64, H_CHECK1, H_CHECK2, H_CONTACTS, H_ENDED, H_EXPLICIT,
   H_FILTERS, H_MAGIC, H_PURGE, H_SUM1, H_SUM2, H_TOTAL, H_TOUCHING, H_VERSION_OPTIONS, H_ZERO, HAS_BIT, HEADER_BYTES,
-  layoutSections, MAGIC, NO_REF, OPTION_BITS, SHAPES_DYNAMIC, SHAPES_NONE, SnapshotLayout, TOUCH_U32, VERSION,
+  layoutSections, MAGIC, NO_REF, OPTION_BITS, PREVIOUS_VERSION, SHAPES_DYNAMIC, SHAPES_NONE, SnapshotLayout, TOUCH_U32, V4_RECORDS, VERSION,
 } from './format.js';
-import { copyBodyRecords, copyContactData, copyContactRecords, FROM_SNAPSHOT } from './walkRecords.js';
+import { badJamMark, copyBodyRecords, copyContactData, copyContactRecords, FROM_SNAPSHOT } from './walkRecords.js';
+import { reserveJam } from '../response/jam.js';
 import { internalsOf, setTick } from '../physics/internal.js';
 import { restoreSleep } from '../response/sleep.js';
 
@@ -45,6 +46,8 @@ const cursor = new SnapshotCursor();
 const saved = new SnapshotLayout();
 const census = createCensus();
 const lanes = new Int32Array(2);
+/** The entity of a bad jam mark (`badJamMark`). */
+const jamFault = new Int32Array(1);
 /** Per entity id: 1 when the entity must hold the Contact component after the restore. */
 const presence = { keep: new Uint8Array(0) };
 /** The smallest positive normal float64. */
@@ -68,10 +71,13 @@ export function restoreSnapshot(physics: Physics, buffer: ArrayBuffer | Uint8Arr
   readHeader(offset);
   stageRead(cursor, saved.total);
   if (options?.verify !== false) verifyChecksum();
-  const bits = checkHeader();
+  const bits = checkHeader() | (cursor.u32[(cursor.base >>> 2) + H_VERSION_OPTIONS] >>> 24 === PREVIOUS_VERSION ? V4_RECORDS : 0);
   checkTickAndCell();
   checkBodySet(physics, bits);
   checkRecords(physics, cursor, saved);
+  const jammed = badJamMark(physics, cursor, bits, jamFault);
+  if (jammed >= 0) throw new SnapshotMismatchError({ field: 'bodies.jam', index: jammed, problem: `entity ${jamFault[0]}: its jam mark must be 0 or 1` });
+  reserveJam(internalsOf(physics));
 
   copyBodyRecords(physics, cursor, saved, bits, FROM_SNAPSHOT);
   readTickAndCell(physics);
@@ -92,7 +98,9 @@ function readHeader(offset: number): void {
   const h = cursor.base >>> 2;
   if (u32[h + H_MAGIC] !== MAGIC) throw mismatch('header.magic', `no snapshot at offset ${offset} (bad format tag)`);
   const vo = u32[h + H_VERSION_OPTIONS];
-  if (vo >>> 24 !== VERSION) throw mismatch('header.version', `snapshot format version ${vo >>> 24} is not supported (expected ${VERSION})`);
+  if (vo >>> 24 !== VERSION && vo >>> 24 !== PREVIOUS_VERSION) {
+    throw mismatch('header.version', `snapshot format version ${vo >>> 24} is not supported (expected ${VERSION}, or ${PREVIOUS_VERSION})`);
+  }
   const total = u32[h + H_TOTAL];
   saved.contacts = u32[h + H_CONTACTS];
   saved.ended = u32[h + H_ENDED];

@@ -12,8 +12,8 @@
  */
 import { BodyFlags, type ContactList, type Physics } from '../physics/physicsTypes.js';
 import type { SnapshotCursor } from './buffer.js';
-import { isStaticBox, LOOP_CHUNK } from './census.js';
-import { CHARACTER_F64, CONTACT_F64, HEADER_BYTES, NO_STATIC, SHAPES_DYNAMIC, SHAPES_NONE, type SnapshotLayout } from './format.js';
+import { bodyWords, isStaticBox, LOOP_CHUNK } from './census.js';
+import { CHARACTER_F64, CONTACT_F64, HEADER_BYTES, NO_STATIC, RESPONSE_F64, SHAPES_DYNAMIC, SHAPES_NONE, V4_RECORDS, type SnapshotLayout } from './format.js';
 import { internalsOf } from '../physics/internal.js';
 
 const { SPHERE, BOX, MOVING, FILTER, RESPONSE, CHARACTER } = BodyFlags;
@@ -100,8 +100,9 @@ function characterRecord(physics: Physics, eid: number, f64: Float64Array, j: nu
 /**
  * Walks the body records in ascending entity id (option bits `bits`): position; velocity when
  * moving; radius or half extents and rotation unless shapes are left out; Response mode,
- * restitution, mass, damping, gravity scale, and the sleep state (seconds slow, asleep 0 or 1; 0 0
- * with sleep off, and not read then) (float64) with the Response component; the Character data
+ * restitution, mass, damping, gravity scale, the sleep state (seconds slow, asleep 0 or 1; 0 0
+ * with sleep off, and not read then) and the jam mark (0 or 1; absent with `V4_RECORDS`, then
+ * restored as 0) (float64) with the Response component; the Character data
  * (float64) with the Character component; friction with the Material component; filter group and mask in
  * the filter section. The census of `bits` must match the layout's body counts.
  */
@@ -118,7 +119,10 @@ function bodyChunk(physics: Physics, flags: Uint8Array, from: number, to: number
   const noShapes = (bits & SHAPES_NONE) !== 0;
   const dynShapes = (bits & SHAPES_DYNAMIC) !== 0;
   const noStatic = (bits & NO_STATIC) !== 0;
-  const { sleep, hasMaterial } = internalsOf(physics);
+  const { sleep, hasMaterial, response } = internalsOf(physics);
+  // The jam marks: restoring needs the response state with room for every id (`reserveJam`, reader.ts).
+  const jam = response === null ? null : response.jam;
+  const v4 = (bits & V4_RECORDS) !== 0;
   const { f64, u32 } = c;
   let j = c.nextF64;
   let k = c.nextU32;
@@ -149,7 +153,14 @@ function bodyChunk(physics: Physics, flags: Uint8Array, from: number, to: number
         f64x1(sleep.slow, eid, f64, j + 5, dir);
         f64x1(sleep.asleep, eid, f64, j + 6, dir);
       } else if (dir === TO_SNAPSHOT) f64[j + 5] = f64[j + 6] = 0;
-      j += 7;
+      if (v4) {
+        if (jam !== null) jam[eid] = 0;
+        j += RESPONSE_F64 - 1;
+      } else {
+        if (jam !== null) f64x1(jam, eid, f64, j + 7, dir);
+        else if (dir === TO_SNAPSHOT) f64[j + 7] = 0;
+        j += RESPONSE_F64;
+      }
     }
     if ((f & CHARACTER) !== 0) {
       characterRecord(physics, eid, f64, j, dir);
@@ -163,6 +174,36 @@ function bodyChunk(physics: Physics, flags: Uint8Array, from: number, to: number
   }
   c.nextF64 = j;
   c.nextU32 = k;
+}
+
+/**
+ * The index (in ascending entity id, among the stored body records) of the first record whose jam
+ * mark is neither 0 nor 1, or −1 (always −1 with `V4_RECORDS`: no marks); its entity id in
+ * `out[0]`. Reads the records only; run before any write.
+ */
+export function badJamMark(physics: Physics, c: SnapshotCursor, bits: number, out: Int32Array): number {
+  if ((bits & V4_RECORDS) !== 0) return -1;
+  const { flags, maxEid, hasMaterial } = internalsOf(physics);
+  const f64 = c.f64;
+  let j = (c.base + HEADER_BYTES) >>> 3;
+  let record = 0;
+  for (let eid = 1; eid <= maxEid; eid++) {
+    const f = flags[eid];
+    if ((f & (SPHERE | BOX)) === 0) continue;
+    const n = bodyWords(f, hasMaterial[eid], bits);
+    if (n === 0) continue;
+    if ((f & RESPONSE) !== 0) {
+      // The jam mark is the Response record's last word; only the Character data and friction follow it.
+      const m = f64[j + n - 1 - ((f & CHARACTER) !== 0 ? CHARACTER_F64 : 0) - hasMaterial[eid]];
+      if (m !== 0 && m !== 1) {
+        out[0] = eid;
+        return record;
+      }
+    }
+    j += n;
+    record++;
+  }
+  return -1;
 }
 
 /**

@@ -60,9 +60,10 @@ export interface BroadphaseState {
   /** Candidate pairs from the broadphase, sorted by (a, b). */
   pairs: PairList;
   /**
-   * Nonzero when this tick's queries tested the candidate pairs themselves (static contacts, no
-   * dynamic body, character or moving box, no body removed since the last narrowphase): their
-   * contacts are in `testedContacts`, which the narrowphase takes over (testPairs.ts).
+   * Nonzero when this tick's queries tested the candidate pairs themselves (no dynamic body,
+   * character or moving box, no body removed since the last narrowphase): their
+   * contacts are in `testedContacts`, which the narrowphase takes over (testPairs.ts): 1 until it
+   * does, 2 after (a narrowphase run again on the same broadphase tests the pairs itself).
    */
   tested: number;
   testedContacts: ContactList;

@@ -30,7 +30,7 @@ import { sortUniqueIds } from '../grid/sortIds.js';
 import { BOUNDS_PAD, boxBounds } from '../physics/bodyReads.js';
 import { budgetError, emitBoxPairs, mergeBoxPairs } from './boxPairs.js';
 import { contactListReserve, pairListPush } from '../physics/idLists.js';
-import { STATIC_SHAPE, testCandidate, testSphereStatic } from './pairTest.js';
+import { STATIC_SHAPE, testCandidate, testSphereStatic, testSphereStaticSwept } from './pairTest.js';
 import { rebuildStatic } from './staticBoxes.js';
 import { BodyFlags, type Physics } from '../physics/physicsTypes.js';
 import { internalsOf } from '../physics/internal.js';
@@ -292,6 +292,23 @@ function querySpheres(physics: Physics): number {
         const c = (rx * tny + ry) * tnz + rz;
         const end = tstart[c + 1];
         staticWork[WORK_ITEMS] += end - tstart[c];
+        if (tested && t !== 0) {
+          // A moving sphere (continuous contacts): each candidate through the full test, the static
+          // contact else the cast (`testSphereStaticSwept`), in id order as below.
+          const ga = group[eid], ma = mask[eid];
+          for (let k = tstart[c]; k < end; k++) {
+            const slot = titems[k];
+            const o = 6 * slot;
+            const hit = (+(b[o] <= x1) & +(b[o + 3] >= x0)) & (+(b[o + 1] <= y1) & +(b[o + 4] >= y0)) & (+(b[o + 2] <= z1) & +(b[o + 5] >= z0));
+            if (hit === 0) continue;
+            const id = staticIds[slot];
+            if ((ga & mask[id]) === 0 || (group[id] & ma) === 0) continue;
+            if (pairs.count >= budget) budgetError(physics, eid, pairs.count, end - k);
+            pairListPush(pairs, eid, id);
+            testSphereStaticSwept(physics, testedContacts, eid, id, shapes, STATIC_SHAPE * slot);
+          }
+          continue;
+        }
         if (tested) {
           // A cell's entries are in ascending slot order, which is id order (staticBoxes.ts), each
           // once: the pairs come out sorted, as `emitPairs` sorts them.
@@ -438,8 +455,8 @@ export function findPairs(physics: Physics): void {
   work[WORK_QUERIES] = 0;
   work[WORK_SLICES] = 0;
   bp.pairs.count = 0;
-  // Static contacts with nothing else to meet later: the queries test their pairs themselves.
-  bp.tested = !physics.continuous && internal.responseCount === 0 && internal.characterCount === 0 &&
+  // Nothing else to meet later (static or continuous contacts): the queries test their pairs themselves.
+  bp.tested = internal.responseCount === 0 && internal.characterCount === 0 &&
     internal.purgeList.count === 0 && bp.movingBoxes === 0 ? 1 : 0;
   bp.testedContacts.count = 0;
   updatePolicy(physics);

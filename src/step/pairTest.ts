@@ -1,7 +1,7 @@
 /**
  * The exact test of one candidate pair into a contact list, shared by the narrowphase stage
  * (testPairs.ts) and the broadphase's queries when they test the pairs themselves (findPairs.ts,
- * static contacts without dynamic bodies, characters or moving boxes). Not a stage: a helper both
+ * without dynamic bodies, characters or moving boxes). Not a stage: a helper both
  * call. Pure over typed arrays; world frame, length units, seconds.
  *
  * A pair is in contact when the two bodies touch at any moment of the tick's motion (relative
@@ -152,4 +152,31 @@ export function testSphereStatic(physics: Physics, list: ContactList, a: number,
   motionB.z = 0;
   if (list.count === list.a.length) contactListReserve(list, 2 * list.count);
   pushContact(physics, list, a, b, false);
+}
+
+/**
+ * The contact of moving sphere `a` with static box `b` (shape `shapes[o .. o + STATIC_SHAPE]`, as
+ * for {@link testSphereStatic}) over the tick, appended to `list` when they touch: the static contact
+ * at the start pose, else the cast along a's motion (velocity × dt with continuous contacts): the
+ * same numbers as {@link testCandidate} gives (the box's motion is 0). Grows `list` when full.
+ */
+export function testSphereStaticSwept(physics: Physics, list: ContactList, a: number, b: number, shapes: Float64Array, o: number): void {
+  loadSphere(physics, a, sphereA);
+  box.center.x = shapes[o];
+  box.center.y = shapes[o + 1];
+  box.center.z = shapes[o + 2];
+  const q = box.rotation;
+  q.x = shapes[o + 3];
+  q.y = shapes[o + 4];
+  q.z = shapes[o + 5];
+  q.w = shapes[o + 6];
+  box.halfExtents.x = shapes[o + 7];
+  box.halfExtents.y = shapes[o + 8];
+  box.halfExtents.z = shapes[o + 9];
+  // As `loadRelativeMotion` writes it for a static b: b's motion 0, a's relative motion its own.
+  const moving = loadRelativeMotion(physics, a, b);
+  const touching = contactSphereBox(sphereA, box, contact);
+  if (!touching && !(moving && castSphereBox(sphereA, motion, box, cast))) return;
+  if (list.count === list.a.length) contactListReserve(list, 2 * list.count);
+  pushContact(physics, list, a, b, !touching);
 }

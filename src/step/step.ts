@@ -19,8 +19,8 @@
  *    that throws has changed nothing.
  * 4. `findPairs` (step/findPairs.ts) reads Position, Velocity, the shapes, the filters, dt and the
  *    scan's counts; writes the static and dynamic grids, the candidate pairs (`pairs`) and the work
- *    counters; with static contacts and nothing met later (no dynamic body, character, moving box
- *    or removal: `tested`), also the pairs' contacts, into the broadphase's `testedContacts`.
+ *    counters; with nothing met later (no dynamic body, character, moving box or removal:
+ *    `tested`), also the pairs' contacts, into the broadphase's `testedContacts`.
  * 5. `testPairs` (step/testPairs.ts) reads the candidate pairs, Position, Velocity, the shapes and
  *    the removal marks; writes the contacts of the pairs without a dynamic body into
  *    `physics.contacts` (those `findPairs` tested, taken over, unless a body was removed since).

@@ -55,9 +55,11 @@ export function testPairs(physics: Physics): void {
   const pairs = bp.pairs;
   const list = physics.contacts;
   // Tested in the broadphase's queries (findPairs.ts, `tested`): taken over unless a body was
-  // removed since, which the pairs below account for.
-  if (bp.tested !== 0 && internal.purgeList.count === 0) {
+  // removed since, which the pairs below account for. Taken once (`tested` 2): a narrowphase run
+  // again on the same broadphase tests the pairs below, as it would have without the takeover.
+  if (bp.tested === 1 && internal.purgeList.count === 0) {
     contactListSwap(list, bp.testedContacts);
+    bp.tested = 2;
     return;
   }
   contactListReserve(list, pairs.count);

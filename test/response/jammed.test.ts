@@ -6,7 +6,8 @@
  * Regression: on the first tick, 10 impacts and both balls capped. Now none, and the pair is in
  * contact every tick (it was found by those impacts before). Second,
  * jammed capped bodies (docs/response.md, "The budget and the fallback"): with gravity, a capped body
- * that moved no farther than the rest skin in the tick ends it at rest (velocity 0). The scene: a
+ * that moved no farther than the rest skin in the tick, and in the previous one, ends it at rest
+ * (velocity 0; the jam mark, test/response/jamMark.test.ts). The scene: a
  * column of balls (radius 0.5, restitution 0.3, friction 0.5) standing in a narrow V-groove of two
  * static slabs whose inner faces lean 0.5° (or 1°) from the vertical, under gravity, with sleep on.
  * The lowest balls are wedged between two nearly opposite faces, so the start-of-tick solve does not

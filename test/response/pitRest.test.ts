@@ -14,7 +14,8 @@
  * 159 u/s without moving). With `maxIterations: 16` 2 balls stayed awake at 1.05e-6 of the peak.
  * In the second case 846 of the 1,000 balls were awake after 10 s.
  * Now the start-of-tick solve includes the pairs within the rest skin that fall together, and a
- * capped body that moved no farther than the rest skin ends the tick at rest (test/response/jammed.test.ts).
+ * capped body that moved no farther than the rest skin, in this tick and the previous one, ends the tick
+ * at rest (test/response/jammed.test.ts, jamMark.test.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { addBox, addSphere, step } from '../../src/index.js';

@@ -99,7 +99,7 @@ describe('friction, damping and gravity scale persist', () => {
     }
     expect(err).toBeInstanceOf(SnapshotMismatchError);
     expect((err as SnapshotMismatchError).field).toBe('header.version');
-    expect(String(err)).toMatch(/version 2 is not supported \(expected 4\)/);
+    expect(String(err)).toMatch(/version 2 is not supported \(expected 5, or 4\)/);
     expect(hashPhysicsState(physics)).toBe(h);
   });
 });
