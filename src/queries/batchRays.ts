@@ -1,11 +1,17 @@
 /**
- * The ray batch's walk of the queries' dense grid (`castRays`, batch.ts): every ray of a batch,
- * in the order given, through one function whose per-call constants (the grid's arrays and frame,
- * the body flags, the stamps, the output columns) are read once per call and whose per-ray work —
- * the direction's normalisation, the slab constants, the clipping to the table, the 3D-DDA
- * (Amanatides & Woo 1987) and the entries' slab tests (Kay & Kajiya 1986) — runs in local
- * variables, with no call per ray, per cell or per entry. A body whose bounds pass goes to
- * candidate.ts (`testCandidate`: once per ray, the filter, the exact cast), as in single queries.
+ * The ray batch's walk of the queries' dense grid (`castRays`, batch.ts): first one pass over the
+ * batch that checks its values and normalises every direction with its inverse ({@link prepareRays}:
+ * no dependence between rays, so the divisions of successive rays overlap; 0.79 of the batch's time
+ * with the normalisation inside the walk), then every ray, in the order given, through one function
+ * whose per-call constants (the grid's arrays and frame, the body flags, the stamps, the output
+ * columns) are read once per call and whose per-ray work — the slab constants, the clipping to the
+ * table, the 3D-DDA (Amanatides & Woo 1987) and the entries' slab tests (Kay & Kajiya 1986) — runs
+ * in local variables, with no call per ray, per cell or per entry, and no branch on the direction's
+ * signs: the faces, the clip's order, the DDA's next axis and its face offsets are picked by index
+ * (0.93 and 0.94 of the batch's time in two steps). A body whose bounds pass goes to
+ * candidate.ts (`testRayCandidate`: once per ray, the filter, then the exact cast by that file's
+ * copies of the geometry API's ray casts where they decide, else by the geometry API itself: the
+ * same answer to the bit; the copies took 0.93 of the batch's time through the geometry API).
  *
  * The entries' slab test decides `max(near times, 0) <= min(far times, cap)` by comparing every
  * near time with every far time (sixteen comparisons combined with `&`, no branch): the same
@@ -40,7 +46,7 @@ import * as sweepModule from './sweep.js';
 // Imported bindings read once into module constants: see docs/internals.md (imports on hot paths).
 const { DG_INV, DG_PAD, DG_SIDE, DG_X0 } = denseModule;
 const { internalsOf } = internals;
-const { testCandidate } = candidate;
+const { testRayCandidate } = candidate;
 const { nextStamp } = queryGridModule;
 const { BH_DIST, BH_N, QI_D, QI_DIST, QI_O, QI_RADIUS } = slots;
 const { sweep } = sweepModule;
@@ -49,12 +55,65 @@ const { sweep } = sweepModule;
 const TINY = 1e-300;
 
 /**
- * Casts the rays `order[0 .. n)` (indices into the columns) through the dense grid of `s` (usable,
- * up to date, `s.filter` read): ray i from `origins[3i ..]` along `directions[3i ..]` (checked: finite,
- * non-zero) for `maxDistances[i]`; writes its closest hit (or a miss) to slot i of `out` (grown).
- * Returns the number of rays that hit.
+ * Scratch of one call (each written before it is read; see docs/internals.md, scratch): the three
+ * magnitudes whose largest {@link prepareRays} picks, the two times of a table clip, and the
+ * 3D-DDA's per-axis state — next face time, cell coordinate, step (±1), face offset (1 moving up,
+ * else 0), cells along the axis, cell index stride, the table corner, the origin and 1 / direction —
+ * indexed by the axis that the walk picks, so that picking it is arithmetic, not a branch.
  */
-export function castRaysDense(physics: Physics, s: QueryState, n: number, order: Int32Array, origins: Float64Array, directions: Float64Array, maxDistances: Float64Array, out: BatchHits): number {
+const MAX3 = new Float64Array(3);
+const CLIP = new Float64Array(2);
+const DT = new Float64Array(3), DF = new Float64Array(9);
+const DC = new Int32Array(3), DS = new Int32Array(3), DP = new Int32Array(3), DN = new Int32Array(3), DK = new Int32Array(3);
+
+/**
+ * The values of a ray batch checked in one pass, and each ray's unit direction (queryArgs.ts
+ * `unitDirection`, operation for operation; the largest of the three magnitudes picked by index,
+ * which is `Math.max` for non-negative numbers) and its inverse (0 on a still axis) written to
+ * `s.batchRays[6i .. 6i + 6)` (reserved for `n` rays): one loop with no dependence between rays, so
+ * that the divisions and square roots of successive rays overlap. Returns false when an origin or a
+ * direction component is not finite, a direction is zero, or a max distance is not finite or
+ * negative (the caller then throws through `readBatch`, which names the first such entry).
+ */
+export function prepareRays(s: QueryState, n: number, origins: Float64Array, directions: Float64Array, maxDistances: Float64Array): boolean {
+  const r = s.batchRays;
+  let ok = 1;
+  for (let i = 0; i < n; i++) {
+    const ox = origins[3 * i], oy = origins[3 * i + 1], oz = origins[3 * i + 2];
+    const sx = directions[3 * i], sy = directions[3 * i + 1], sz = directions[3 * i + 2];
+    const L = maxDistances[i];
+    // x − x is 0 for a finite x, NaN otherwise.
+    const finite = ox - ox + (oy - oy) + (oz - oz) + (sx - sx) + (sy - sy) + (sz - sz) + (L - L);
+    ok &= +(finite === 0) & +(L >= 0) & (+(sx !== 0) | +(sy !== 0) | +(sz !== 0));
+    const ax = Math.abs(sx), ay = Math.abs(sy), az = Math.abs(sz);
+    MAX3[0] = ax;
+    MAX3[1] = ay;
+    MAX3[2] = az;
+    const xy = +(ay > ax);
+    const m = MAX3[xy + +(az > MAX3[xy]) * (2 - xy)];
+    const ux = sx / m, uy = sy / m, uz = sz / m;
+    const inv = 1 / Math.sqrt(ux * ux + uy * uy + uz * uz);
+    let dx = ux * inv, dy = uy * inv, dz = uz * inv;
+    if (Math.abs(dx) < TINY) dx = 0;
+    if (Math.abs(dy) < TINY) dy = 0;
+    if (Math.abs(dz) < TINY) dz = 0;
+    r[6 * i] = dx;
+    r[6 * i + 1] = dy;
+    r[6 * i + 2] = dz;
+    r[6 * i + 3] = dx === 0 ? 0 : 1 / dx;
+    r[6 * i + 4] = dy === 0 ? 0 : 1 / dy;
+    r[6 * i + 5] = dz === 0 ? 0 : 1 / dz;
+  }
+  return ok !== 0;
+}
+
+/**
+ * Casts the rays `order[0 .. n)` (indices into the columns) through the dense grid of `s` (usable,
+ * up to date, `s.filter` read): ray i from `origins[3i ..]` along the unit direction that
+ * {@link prepareRays} wrote for it, for `maxDistances[i]`; writes its closest hit (or a miss) to
+ * slot i of `out` (grown). Returns the number of rays that hit.
+ */
+export function castRaysDense(physics: Physics, s: QueryState, n: number, order: Int32Array, origins: Float64Array, maxDistances: Float64Array, out: BatchHits): number {
   const g = s.dense;
   const f = g.frame;
   const nx = g.nx, ny = g.ny, nz = g.nz;
@@ -64,7 +123,7 @@ export function castRaysDense(physics: Physics, s: QueryState, n: number, order:
   const eb = g.bounds, items = g.entryItems, ids = g.ids, run = g.cellRun;
   const big = nx * ny * nz;
   const bigFrom = run[2 * big], bigTo = run[2 * big + 1];
-  const args = s.args, best = s.best, bestEntity = s.bestEntity, ray = s.ray, motion = s.motion;
+  const args = s.args, best = s.best, bestEntity = s.bestEntity, ray = s.ray, dirs = s.batchRays;
   const entity = out.entity, distance = out.distance, normal = out.normal;
   // beginCandidates (candidate.ts), the parts that do not change from ray to ray.
   s.flags = internalsOf(physics).flags;
@@ -72,21 +131,22 @@ export function castRaysDense(physics: Physics, s: QueryState, n: number, order:
   s.hits.count = 0;
   ray.radius = 0;
   args[QI_RADIUS] = 0;
+  // The walk's constants per axis (see DF, DN).
+  DF[0] = x0;
+  DF[1] = y0;
+  DF[2] = z0;
+  DN[0] = nx;
+  DN[1] = ny;
+  DN[2] = nz;
   let hits = 0;
   for (let k = 0; k < n; k++) {
     const i = order[k];
     const ox = origins[3 * i], oy = origins[3 * i + 1], oz = origins[3 * i + 2];
     const L = maxDistances[i];
-    // The unit direction: queryArgs.ts `unitDirection`, operation for operation.
-    const sx = directions[3 * i], sy = directions[3 * i + 1], sz = directions[3 * i + 2];
-    const m = Math.max(Math.abs(sx), Math.abs(sy), Math.abs(sz));
-    const ux = sx / m, uy = sy / m, uz = sz / m;
-    const inv = 1 / Math.sqrt(ux * ux + uy * uy + uz * uz);
-    let dx = ux * inv, dy = uy * inv, dz = uz * inv;
-    if (Math.abs(dx) < TINY) dx = 0;
-    if (Math.abs(dy) < TINY) dy = 0;
-    if (Math.abs(dz) < TINY) dz = 0;
-    // The query's arguments and the candidates' start (beginCandidates): read by testCandidate.
+    const dx = dirs[6 * i], dy = dirs[6 * i + 1], dz = dirs[6 * i + 2];
+    const ix = dirs[6 * i + 3], iy = dirs[6 * i + 4], iz = dirs[6 * i + 5];
+    // The query's arguments (beginCandidates): read by testRayCandidate, which loads the ray's
+    // centre and motion for the geometry API only where its own casts do not decide.
     args[QI_O] = ox;
     args[QI_O + 1] = oy;
     args[QI_O + 2] = oz;
@@ -95,32 +155,37 @@ export function castRaysDense(physics: Physics, s: QueryState, n: number, order:
     args[QI_D + 2] = dz;
     args[QI_DIST] = L;
     nextStamp(s);
+    // A miss leaves entity 0, distance Infinity and a zero normal: written out as they are.
     best[BH_DIST] = Infinity;
+    best[BH_N] = best[BH_N + 1] = best[BH_N + 2] = 0;
     bestEntity[0] = 0;
-    const c = ray.center;
-    c.x = ox;
-    c.y = oy;
-    c.z = oz;
-    motion.x = dx * L;
-    motion.y = dy * L;
-    motion.z = dz * L;
-    const reach = Math.max(Math.abs(ox), Math.abs(oy), Math.abs(oz));
+    // 1e-12 · max(|o|) <= pad, as one test per axis (no branch on which is largest).
+    const near = +(1e-12 * Math.abs(ox) <= pad) & +(1e-12 * Math.abs(oy) <= pad) & +(1e-12 * Math.abs(oz) <= pad);
     if (nx === 0) {
       // An empty grid: nothing to hit.
-    } else if (!(1e-12 * reach <= pad)) {
+    } else if (near === 0) {
       // The single query's thick walk (sweepDense.ts): rare, through the single query itself.
       sweep(physics, s, false);
     } else {
-      // sweepDense.ts `prepare` for radius 0: 1 / direction (0 on a still axis), the near and far
-      // faces by the direction's signs, the radius signed toward the near face, the still terms.
-      const ix = dx === 0 ? 0 : 1 / dx, iy = dy === 0 ? 0 : 1 / dy, iz = dz === 0 ? 0 : 1 / dz;
-      const nfx = dx >= 0 ? 0 : 3, ffx = dx >= 0 ? 3 : 0;
-      const nfy = dy >= 0 ? 1 : 4, ffy = dy >= 0 ? 4 : 1;
-      const nfz = dz >= 0 ? 2 : 5, ffz = dz >= 0 ? 5 : 2;
-      const rx = dx >= 0 ? 0 : -0, ry = dy >= 0 ? 0 : -0, rz = dz >= 0 ? 0 : -0;
-      const ax = dx === 0 ? -Infinity : 0, ay = dy === 0 ? -Infinity : 0, az = dz === 0 ? -Infinity : 0;
-      const bx = dx === 0 ? Infinity : 0, by = dy === 0 ? Infinity : 0, bz = dz === 0 ? Infinity : 0;
+      // sweepDense.ts `prepare` for radius 0: the near and far faces by the direction's signs (as
+      // integers, no branch); on a still axis the radius signed toward the near face and the still terms.
       const still = ix === 0 || iy === 0 || iz === 0;
+      const gx = 3 * +(dx < 0), gy = 3 * +(dy < 0), gz = 3 * +(dz < 0);
+      const nfx = gx, ffx = 3 - gx;
+      const nfy = 1 + gy, ffy = 4 - gy;
+      const nfz = 2 + gz, ffz = 5 - gz;
+      let rx = 0, ry = 0, rz = 0, ax = 0, ay = 0, az = 0, bx = 0, by = 0, bz = 0;
+      if (still) {
+        rx = dx >= 0 ? 0 : -0;
+        ry = dy >= 0 ? 0 : -0;
+        rz = dz >= 0 ? 0 : -0;
+        ax = dx === 0 ? -Infinity : 0;
+        ay = dy === 0 ? -Infinity : 0;
+        az = dz === 0 ? -Infinity : 0;
+        bx = dx === 0 ? Infinity : 0;
+        by = dy === 0 ? Infinity : 0;
+        bz = dz === 0 ? Infinity : 0;
+      }
       // The big run first (sweepDense.ts `testCells(big, big)`).
       let cap = best[BH_DIST];
       for (let e = bigFrom; e < bigTo; e++) {
@@ -132,22 +197,21 @@ export function castRaysDense(physics: Physics, s: QueryState, n: number, order:
         const pass = +(pn <= pf) & +(pn <= qf) & +(pn <= rf) & +(pn <= cap) & +(qn <= pf) & +(qn <= qf) & +(qn <= rf) & +(qn <= cap) &
           +(rn <= pf) & +(rn <= qf) & +(rn <= rf) & +(rn <= cap) & +(0 <= pf) & +(0 <= qf) & +(0 <= rf) & +(0 <= cap);
         if (pass !== 0 && (!still || ((ix !== 0 || (eb[o] - 0 <= ox && ox <= eb[o + 3] + 0)) && (iy !== 0 || (eb[o + 1] - 0 <= oy && oy <= eb[o + 4] + 0)) && (iz !== 0 || (eb[o + 2] - 0 <= oz && oz <= eb[o + 5] + 0))))) {
-          testCandidate(physics, s, ids[items[e]]);
+          testRayCandidate(physics, s, ids[items[e]]);
           cap = best[BH_DIST];
         }
       }
       // denseRayBegin: the segment [0, L] clipped to the table (slabClip, grow 0), copied inline per
       // axis: the batch through the shared walk's calls took 1/0.76 of this (docs/internals.md, rule 4).
+      // Each axis's two times ordered by index (the swap's result, without a branch on the direction's sign).
       let t0 = 0, t1 = L, ok = true;
       // x
       if (dx === 0) ok = ox >= x0 - 0 && ox <= x1 + 0;
       else {
-        let ta = (x0 - 0 - ox) * ix, tb = (x1 + 0 - ox) * ix;
-        if (ta > tb) {
-          const t = ta;
-          ta = tb;
-          tb = t;
-        }
+        CLIP[0] = (x0 - 0 - ox) * ix;
+        CLIP[1] = (x1 + 0 - ox) * ix;
+        const sw = +(CLIP[0] > CLIP[1]);
+        const ta = CLIP[sw], tb = CLIP[1 - sw];
         if (ta > t0) t0 = ta;
         if (tb < t1) t1 = tb;
         ok = t0 <= t1;
@@ -155,12 +219,10 @@ export function castRaysDense(physics: Physics, s: QueryState, n: number, order:
       if (ok) {
         if (dy === 0) ok = oy >= y0 - 0 && oy <= y1 + 0;
         else {
-          let ta = (y0 - 0 - oy) * iy, tb = (y1 + 0 - oy) * iy;
-          if (ta > tb) {
-            const t = ta;
-            ta = tb;
-            tb = t;
-          }
+          CLIP[0] = (y0 - 0 - oy) * iy;
+          CLIP[1] = (y1 + 0 - oy) * iy;
+          const sw = +(CLIP[0] > CLIP[1]);
+          const ta = CLIP[sw], tb = CLIP[1 - sw];
           if (ta > t0) t0 = ta;
           if (tb < t1) t1 = tb;
           ok = t0 <= t1;
@@ -169,12 +231,10 @@ export function castRaysDense(physics: Physics, s: QueryState, n: number, order:
       if (ok) {
         if (dz === 0) ok = oz >= z0 - 0 && oz <= z1 + 0;
         else {
-          let ta = (z0 - 0 - oz) * iz, tb = (z1 + 0 - oz) * iz;
-          if (ta > tb) {
-            const t = ta;
-            ta = tb;
-            tb = t;
-          }
+          CLIP[0] = (z0 - 0 - oz) * iz;
+          CLIP[1] = (z1 + 0 - oz) * iz;
+          const sw = +(CLIP[0] > CLIP[1]);
+          const ta = CLIP[sw], tb = CLIP[1 - sw];
           if (ta > t0) t0 = ta;
           if (tb < t1) t1 = tb;
           ok = t0 <= t1;
@@ -182,33 +242,54 @@ export function castRaysDense(physics: Physics, s: QueryState, n: number, order:
       }
       if (ok) {
         // The start cell (clamped: rounding may put the clipped start a hair outside the table) and
-        // the times of the next faces (denseWalk.ts `faceTime`).
-        let cx = Math.min(nx - 1, Math.max(0, Math.floor((ox + dx * t0 - x0) * invSide)));
-        let cy = Math.min(ny - 1, Math.max(0, Math.floor((oy + dy * t0 - y0) * invSide)));
-        let cz = Math.min(nz - 1, Math.max(0, Math.floor((oz + dz * t0 - z0) * invSide)));
-        let tx = dx > 0 ? (x0 + (cx + 1) * side - ox) * ix : dx < 0 ? (x0 + cx * side - ox) * ix : Infinity;
-        let ty = dy > 0 ? (y0 + (cy + 1) * side - oy) * iy : dy < 0 ? (y0 + cy * side - oy) * iy : Infinity;
-        let tz = dz > 0 ? (z0 + (cz + 1) * side - oz) * iz : dz < 0 ? (z0 + cz * side - oz) * iz : Infinity;
+        // the times of the next faces (denseWalk.ts `faceTime`: x0 + (cx + 1) · side moving up, x0 +
+        // cx · side moving down; a still axis never steps, its time stays Infinity).
+        const cx = Math.min(nx - 1, Math.max(0, Math.floor((ox + dx * t0 - x0) * invSide)));
+        const cy = Math.min(ny - 1, Math.max(0, Math.floor((oy + dy * t0 - y0) * invSide)));
+        const cz = Math.min(nz - 1, Math.max(0, Math.floor((oz + dz * t0 - z0) * invSide)));
+        const px = +(dx > 0), py = +(dy > 0), pz = +(dz > 0);
+        DT[0] = dx !== 0 ? (x0 + (cx + px) * side - ox) * ix : Infinity;
+        DT[1] = dy !== 0 ? (y0 + (cy + py) * side - oy) * iy : Infinity;
+        DT[2] = dz !== 0 ? (z0 + (cz + pz) * side - oz) * iz : Infinity;
+        DC[0] = cx;
+        DC[1] = cy;
+        DC[2] = cz;
+        DS[0] = 2 * px - 1;
+        DS[1] = 2 * py - 1;
+        DS[2] = 2 * pz - 1;
+        DP[0] = px;
+        DP[1] = py;
+        DP[2] = pz;
+        DK[0] = 2 * px - 1;
+        DK[1] = (2 * py - 1) * nx;
+        DK[2] = (2 * pz - 1) * nx * ny;
+        DF[3] = ox;
+        DF[4] = oy;
+        DF[5] = oz;
+        DF[6] = ix;
+        DF[7] = iy;
+        DF[8] = iz;
+        let cell = cx + nx * (cy + ny * cz);
         const end = t1;
         let entry = t0;
         for (;;) {
           // walkRay: stop once the cell starts beyond the best hit.
           if (entry > best[BH_DIST]) break;
           // testCells(cell, cell).
-          const cell = cx + nx * (cy + ny * cz);
           cap = best[BH_DIST];
           const to = run[2 * cell + 1];
           if (!still) {
             // No still axis (the rule): the same test without the radius (±0) and still (0) terms,
-            // which change nothing but the sign of a zero time, and a zero compares as a zero.
+            // which change nothing but the sign of a zero time, and a zero compares as a zero; and
+            // without 0 <= cap (true: cap is Infinity or a hit's distance, toi · L >= 0).
             for (let e = run[2 * cell]; e < to; e++) {
               const o = 6 * items[e];
               const pn = (eb[o + nfx] - ox) * ix, qn = (eb[o + nfy] - oy) * iy, rn = (eb[o + nfz] - oz) * iz;
               const pf = (eb[o + ffx] - ox) * ix, qf = (eb[o + ffy] - oy) * iy, rf = (eb[o + ffz] - oz) * iz;
               const pass = +(pn <= pf) & +(pn <= qf) & +(pn <= rf) & +(pn <= cap) & +(qn <= pf) & +(qn <= qf) & +(qn <= rf) & +(qn <= cap) &
-                +(rn <= pf) & +(rn <= qf) & +(rn <= rf) & +(rn <= cap) & +(0 <= pf) & +(0 <= qf) & +(0 <= rf) & +(0 <= cap);
+                +(rn <= pf) & +(rn <= qf) & +(rn <= rf) & +(rn <= cap) & +(0 <= pf) & +(0 <= qf) & +(0 <= rf);
               if (pass !== 0) {
-                testCandidate(physics, s, ids[items[e]]);
+                testRayCandidate(physics, s, ids[items[e]]);
                 cap = best[BH_DIST];
               }
             }
@@ -220,43 +301,26 @@ export function castRaysDense(physics: Physics, s: QueryState, n: number, order:
             // time, without branches (see the module notes).
             const pass = +(pn <= pf) & +(pn <= qf) & +(pn <= rf) & +(pn <= cap) & +(qn <= pf) & +(qn <= qf) & +(qn <= rf) & +(qn <= cap) &
               +(rn <= pf) & +(rn <= qf) & +(rn <= rf) & +(rn <= cap) & +(0 <= pf) & +(0 <= qf) & +(0 <= rf) & +(0 <= cap);
-            if (pass !== 0 && (!still || ((ix !== 0 || (eb[o] - 0 <= ox && ox <= eb[o + 3] + 0)) && (iy !== 0 || (eb[o + 1] - 0 <= oy && oy <= eb[o + 4] + 0)) && (iz !== 0 || (eb[o + 2] - 0 <= oz && oz <= eb[o + 5] + 0))))) {
-              testCandidate(physics, s, ids[items[e]]);
+            if (pass !== 0 && ((ix !== 0 || (eb[o] - 0 <= ox && ox <= eb[o + 3] + 0)) && (iy !== 0 || (eb[o + 1] - 0 <= oy && oy <= eb[o + 4] + 0)) && (iz !== 0 || (eb[o + 2] - 0 <= oz && oz <= eb[o + 5] + 0)))) {
+              testRayCandidate(physics, s, ids[items[e]]);
               cap = best[BH_DIST];
             }
           }
-          // denseRayNext: the axis of the nearest face (ties: x, then y, then z).
-          let t: number;
-          if (tx <= ty ? tx <= tz : false) {
-            t = tx;
-            if (!(t <= end)) break;
-            cx += dx > 0 ? 1 : -1;
-            if (cx < 0 || cx >= nx) break;
-            tx = dx > 0 ? (x0 + (cx + 1) * side - ox) * ix : dx < 0 ? (x0 + cx * side - ox) * ix : Infinity;
-          } else if (tx <= ty ? false : ty <= tz) {
-            t = ty;
-            if (!(t <= end)) break;
-            cy += dy > 0 ? 1 : -1;
-            if (cy < 0 || cy >= ny) break;
-            ty = dy > 0 ? (y0 + (cy + 1) * side - oy) * iy : dy < 0 ? (y0 + cy * side - oy) * iy : Infinity;
-          } else {
-            t = tz;
-            if (!(t <= end)) break;
-            cz += dz > 0 ? 1 : -1;
-            if (cz < 0 || cz >= nz) break;
-            tz = dz > 0 ? (z0 + (cz + 1) * side - oz) * iz : dz < 0 ? (z0 + cz * side - oz) * iz : Infinity;
-          }
+          // denseRayNext: the axis of the nearest face (ties: x, then y, then z), picked by index.
+          const xy = +(DT[1] < DT[0]);
+          const a = xy + +(DT[2] < DT[xy]) * (2 - xy);
+          const t = DT[a];
+          if (!(t <= end)) break;
+          const ca = DC[a] + DS[a];
+          if (ca < 0 || ca >= DN[a]) break;
+          DC[a] = ca;
+          cell += DK[a];
+          DT[a] = (DF[a] + (ca + DP[a]) * side - DF[3 + a]) * DF[6 + a];
           if (t > entry) entry = t;
         }
       }
     }
-    if (best[BH_DIST] === Infinity) {
-      entity[i] = 0;
-      distance[i] = Infinity;
-      normal[3 * i] = normal[3 * i + 1] = normal[3 * i + 2] = 0;
-      continue;
-    }
-    hits++;
+    hits += +(best[BH_DIST] !== Infinity);
     entity[i] = bestEntity[0];
     distance[i] = best[BH_DIST];
     normal[3 * i] = best[BH_N];

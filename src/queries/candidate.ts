@@ -10,6 +10,9 @@
  */
 import * as castBox from '../geometry/castSphereBox.js';
 import * as castBall from '../geometry/castSphereSphere.js';
+import * as endCheck from '../geometry/kernels/endCheck.js';
+import * as entryTime from '../geometry/kernels/entryTime.js';
+import * as scalar from '../geometry/kernels/scalar.js';
 import * as growModule from '../math/grow.js';
 import * as bodies from '../physics/bodyReads.js';
 import * as internals from '../physics/internal.js';
@@ -19,6 +22,9 @@ import * as slots from './queryState.js';
 import type { QueryState } from './queryState.js';
 
 const { SPHERE, BOX, SENSOR } = BodyFlags;
+const { BIG, PERP_EPS, SMALL } = entryTime.ENTRY_LIMITS;
+const { SQ_MAX, SQ_MIN } = scalar.SQ_LIMITS;
+const { END_CHECK } = endCheck;
 // Imported bindings read once into module constants: see docs/internals.md (imports on hot paths).
 const { castSphereBox } = castBox;
 const { castSphereSphere } = castBall;
@@ -121,4 +127,236 @@ export function testCandidate(physics: Physics, s: QueryState, eid: number): voi
   if (!passesFilter(physics, s.filter, eid, f) || !castBody(physics, s, eid, f)) return;
   if (s.every) pushHit(s, eid);
   else keepClosest(s, eid);
+}
+
+/** Results of the ray batch's exact casts: no hit, a hit (in `s.cast`: toi and normal), or not decided here. */
+const MISS = 0, HIT = 1, SLOW = 2;
+/** Squared quaternion lengths below this take bodyReads.ts `boxRotation`'s scaled path (its SQUARED_MIN). */
+const QUAT_SQUARED_MIN = 2 ** -600;
+
+/**
+ * `castSphereSphere` (src/geometry) of the ray in `s` (radius 0 from `args[QI_O]`, motion `s.motion`)
+ * against sphere `eid`, for ordinary magnitudes: the same operations in the same order — the start
+ * test (`withinDistance`), the entry time (entryTime.ts `enterRound`, Ray Tracing Gems ch. 7 roots),
+ * the end-pose check, the normal (`normalize3`) — so the same toi and normal to the bit. SLOW where
+ * those kernels would take a path not copied here: a radius or a difference outside [1e-60, 1e60]
+ * (their rescaling), a start touching or inside, an entry at or after END_CHECK with the end pose
+ * touching, a squared length outside (SQ_MIN, SQ_MAX). Writes `s.cast.toi` and `s.cast.normal` on a hit.
+ */
+function raySphere(physics: Physics, s: QueryState, eid: number): number {
+  const args = s.args;
+  const p = physics.components.Position;
+  const ox = args[QI_O], oy = args[QI_O + 1], oz = args[QI_O + 2];
+  const cx = p.x[eid], cy = p.y[eid], cz = p.z[eid];
+  const qx = ox - cx, qy = oy - cy, qz = oz - cz;
+  const r = 0 + physics.components.Sphere.radius[eid];
+  // The motion as beginCandidates writes it: direction · max distance.
+  const L = args[QI_DIST];
+  const mx = args[QI_D] * L, my = args[QI_D + 1] * L, mz = args[QI_D + 2] * L;
+  // No rescaling in enterRound (its largest magnitude within [SMALL, BIG]); no NaN or infinity.
+  if (!(r >= SMALL && r <= BIG && Math.abs(qx) <= BIG && Math.abs(qy) <= BIG && Math.abs(qz) <= BIG && Math.abs(mx) <= BIG && Math.abs(my) <= BIG && Math.abs(mz) <= BIG)) return SLOW;
+  // withinDistance at the start: in range, since |q| <= BIG and r >= SMALL.
+  const qq = qx * qx + qy * qy + qz * qz;
+  const rr = r * r;
+  if (qq <= rr) return SLOW;
+  // enterRound(3).
+  const a = mx * mx + my * my + mz * mz;
+  const b = qx * mx + qy * my + qz * mz;
+  const c = qq - rr;
+  let t: number;
+  if (c <= 0) t = 0;
+  else if (b >= 0 || a === 0) t = Infinity;
+  else if (b * b + a * c < a * rr) {
+    const disc = b * b - a * c;
+    t = disc < 0 ? Infinity : c / (-b + Math.sqrt(disc));
+  } else {
+    const k = b / a;
+    const px = qx - k * mx;
+    const py = qy - k * my;
+    const pz = qz - k * mz;
+    const perp2 = px * px + py * py + pz * pz;
+    if (perp2 <= rr) t = c / (-b + Math.sqrt(a * (rr - perp2)));
+    else {
+      const slack = r + PERP_EPS * Math.sqrt(qq);
+      t = perp2 > slack * slack ? Infinity : -b / a;
+    }
+  }
+  if (!(t < END_CHECK)) {
+    // The end pose decides (withinDistance of a + m − b): a miss unless it touches.
+    const ex = ox + mx - cx, ey = oy + my - cy, ez = oz + mz - cz;
+    const e2 = ex * ex + ey * ey + ez * ez;
+    if (!(e2 < SQ_MAX)) return SLOW;
+    return e2 <= rr ? SLOW : MISS;
+  }
+  // writeSphereSphereContact: the normal from b's centre to the ray's point at t (normalize3).
+  const vx = qx + t * mx, vy = qy + t * my, vz = qz + t * mz;
+  const v2 = vx * vx + vy * vy + vz * vz;
+  if (!(v2 > SQ_MIN && v2 < SQ_MAX)) return SLOW;
+  const d = Math.sqrt(v2);
+  const out = s.cast, n = out.normal;
+  out.toi = t;
+  n.x = vx / d;
+  n.y = vy / d;
+  n.z = vz / d;
+  return HIT;
+}
+
+/**
+ * `castSphereBox` (src/geometry) of the ray in `s` against box `eid` as `loadBox` gives it (pose,
+ * half extents, rotation normalised by `boxRotation`), copied for radius 0: the box-frame start
+ * (`loadSphereBox`, `loadMotion`: `rotateK` by the conjugate), the start test (`withinBoxLocal`),
+ * the slab clip (Kay & Kajiya; castSphereBoxLocal.ts `clipSlab`, in its order and with its short
+ * cut), a face entry (a ray's clamped entry point is never outside a face: `writeFaceHit`), the
+ * normal back to the world (`rotateK`), operation for operation: the same toi and normal to the
+ * bit. SLOW where castSphereBoxLocal would take another path (a start inside or touching, an entry
+ * with no entering axis, at or after END_CHECK, or a clip that fails with the end point on the box),
+ * for a quaternion that boxRotation scales, and for any non-finite loaded number.
+ */
+function rayBox(physics: Physics, s: QueryState, eid: number): number {
+  const args = s.args;
+  const p = physics.components.Position, B = physics.components.Box;
+  // boxRotation: unit as stored, or divided by its length.
+  let rx = B.qx[eid], ry = B.qy[eid], rz = B.qz[eid], rw = B.qw[eid];
+  const n2 = rx * rx + ry * ry + rz * rz + rw * rw;
+  if (n2 !== 1) {
+    if (!(n2 >= QUAT_SQUARED_MIN && n2 !== Infinity)) return SLOW;
+    const inv = 1 / Math.sqrt(n2);
+    rx *= inv;
+    ry *= inv;
+    rz *= inv;
+    rw *= inv;
+  }
+  const rotated = !(rx === 0 && ry === 0 && rz === 0);
+  // loadSphereBox and loadMotion: the start relative to the box and the motion, by the conjugate.
+  let kx = args[QI_O] - p.x[eid], ky = args[QI_O + 1] - p.y[eid], kz = args[QI_O + 2] - p.z[eid];
+  const L = args[QI_DIST];
+  let mx = args[QI_D] * L, my = args[QI_D + 1] * L, mz = args[QI_D + 2] * L;
+  const hx = B.hx[eid], hy = B.hy[eid], hz = B.hz[eid];
+  const r = 0 + (rw - rw);
+  if (rotated) {
+    const ux = -1 * rx, uy = -1 * ry, uz = -1 * rz;
+    let tx = 2 * (uy * kz - uz * ky), ty = 2 * (uz * kx - ux * kz), tz = 2 * (ux * ky - uy * kx);
+    const cx = kx + rw * tx + (uy * tz - uz * ty), cy = ky + rw * ty + (uz * tx - ux * tz), cz = kz + rw * tz + (ux * ty - uy * tx);
+    kx = cx;
+    ky = cy;
+    kz = cz;
+    tx = 2 * (uy * mz - uz * my);
+    ty = 2 * (uz * mx - ux * mz);
+    tz = 2 * (ux * my - uy * mx);
+    const vx = mx + rw * tx + (uy * tz - uz * ty), vy = my + rw * ty + (uz * tx - ux * tz), vz = mz + rw * tz + (ux * ty - uy * tx);
+    mx = vx;
+    my = vy;
+    mz = vz;
+  }
+  // loadedFinite, up front: every loaded number finite (the copied paths below assume it).
+  if (kx - kx + (ky - ky) + (kz - kz) + (mx - mx + (my - my) + (mz - mz)) + (hx - hx + (hy - hy) + (hz - hz + (r - r))) !== 0) return SLOW;
+  // withinBoxLocal(K_CENTER) with radius 0: decided here only when the squared distance is in range.
+  const wx = kx < -hx ? kx + hx : kx > hx ? kx - hx : (kx - kx) * hx;
+  const wy = ky < -hy ? ky + hy : ky > hy ? ky - hy : (ky - ky) * hy;
+  const wz = kz < -hz ? kz + hz : kz > hz ? kz - hz : (kz - kz) * hz;
+  const w2 = wx * wx + wy * wy + wz * wz;
+  if (!(w2 > SQ_MIN && w2 < SQ_MAX)) return SLOW;
+  // clipSlab on x, y, z (stopping at the first that fails), e = h + radius.
+  let t0 = 0, t1 = 1, axis = -1;
+  let entered = true;
+  const ex = hx + r, ey = hy + r, ez = hz + r;
+  if (mx === 0) entered = kx >= -ex && kx <= ex;
+  else {
+    let ta = (-ex - kx) / mx, tb = (ex - kx) / mx;
+    if (ta > tb) {
+      const u = ta;
+      ta = tb;
+      tb = u;
+    }
+    if (ta > t0) {
+      t0 = ta;
+      axis = 0;
+    }
+    if (tb < t1) t1 = tb;
+    entered = t0 <= t1;
+  }
+  if (entered) {
+    if (my === 0) entered = ky >= -ey && ky <= ey;
+    else {
+      let ta = (-ey - ky) / my, tb = (ey - ky) / my;
+      if (ta > tb) {
+        const u = ta;
+        ta = tb;
+        tb = u;
+      }
+      if (ta > t0) {
+        t0 = ta;
+        axis = 1;
+      }
+      if (tb < t1) t1 = tb;
+      entered = t0 <= t1;
+    }
+  }
+  if (entered) {
+    if (mz === 0) entered = kz >= -ez && kz <= ez;
+    else {
+      let ta = (-ez - kz) / mz, tb = (ez - kz) / mz;
+      if (ta > tb) {
+        const u = ta;
+        ta = tb;
+        tb = u;
+      }
+      if (ta > t0) {
+        t0 = ta;
+        axis = 2;
+      }
+      if (tb < t1) t1 = tb;
+      entered = t0 <= t1;
+    }
+  }
+  if (!entered) {
+    // endPoint: the end point beyond a face by more than the radius is a miss; else the slow path.
+    const px = kx + mx, py = ky + my, pz = kz + mz;
+    if (px - hx > r || -px - hx > r || py - hy > r || -py - hy > r || pz - hz > r || -pz - hz > r) return MISS;
+    return SLOW;
+  }
+  // The entry point, clamped to the slabs, is within every face (radius 0): a face hit on `axis`.
+  if (axis < 0 || !(t0 < END_CHECK)) return SLOW;
+  const sign = (axis === 0 ? mx : axis === 1 ? my : mz) < 0 ? 1 : -1;
+  let nx = axis === 0 ? sign : 0, ny = axis === 1 ? sign : 0, nz = axis === 2 ? sign : 0;
+  if (rotated) {
+    // writeWorldNormalPoint: rotateK by q (sense +1).
+    const ux = 1 * rx, uy = 1 * ry, uz = 1 * rz;
+    const tx = 2 * (uy * nz - uz * ny), ty = 2 * (uz * nx - ux * nz), tz = 2 * (ux * ny - uy * nx);
+    const vx = nx + rw * tx + (uy * tz - uz * ty), vy = ny + rw * ty + (uz * tx - ux * tz), vz = nz + rw * tz + (ux * ty - uy * tx);
+    nx = vx;
+    ny = vy;
+    nz = vz;
+  }
+  const out = s.cast, n = out.normal;
+  out.toi = t0;
+  n.x = nx;
+  n.y = ny;
+  n.z = nz;
+  return HIT;
+}
+
+/**
+ * {@link testCandidate} for the ray batch (batchRays.ts; the query in `s` a ray, closest hit, its
+ * origin, unit direction and length in `s.args`, `s.ray.radius` 0): the stamp and the filter as there, then the exact cast by {@link raySphere} / {@link rayBox} where
+ * they decide, else by the geometry API (`castBody`); the same answer to the bit (their notes).
+ */
+export function testRayCandidate(physics: Physics, s: QueryState, eid: number): void {
+  const stamp = s.stampValue;
+  if (s.stamp[eid] === stamp) return;
+  s.stamp[eid] = stamp;
+  const f = s.flags[eid];
+  if (!passesFilter(physics, s.filter, eid, f)) return;
+  const how = (f & SPHERE) !== 0 ? raySphere(physics, s, eid) : rayBox(physics, s, eid);
+  if (how === MISS) return;
+  if (how === SLOW) {
+    // The geometry API's cast reads the ray from the scratch shapes (beginCandidates' loads).
+    const q = s.args, L = q[QI_DIST];
+    loadVec3(s.ray.center, q, QI_O);
+    s.motion.x = q[QI_D] * L;
+    s.motion.y = q[QI_D + 1] * L;
+    s.motion.z = q[QI_D + 2] * L;
+    if (!castBody(physics, s, eid, f)) return;
+  }
+  keepClosest(s, eid);
 }

@@ -135,6 +135,19 @@ function readFiniteColumn(a: Float64Array, n: number, name: string, nonNegative:
 }
 
 /**
+ * The first part of {@link readBatch}: `count` an integer in 0..2^30 and the columns Float64Arrays of
+ * at least 3 · count (`origins`, `directions`) and count (`maxDistances`, `radii` unless null)
+ * numbers; their values are not read.
+ */
+export function readBatchColumns(count: unknown, origins: unknown, start: string, directions: unknown, maxDistances: unknown, radii: unknown, source: string): void {
+  if (typeof count !== 'number' || !Number.isInteger(count) || count < 0 || count > 1 << 30) fail('count', `must be an integer in 0..2^30, got ${describe(count)}`, source);
+  readColumnOf(origins, 3 * count, start, '3 per cast', source);
+  readColumnOf(directions, 3 * count, 'directions', '3 per cast', source);
+  readColumnOf(maxDistances, count, 'maxDistances', '1 per cast', source);
+  if (radii !== null) readColumnOf(radii, count, 'radii', '1 per cast', source);
+}
+
+/**
  * Checks the inputs of a batch of `count` casts before anything is written: `count` an integer >= 0;
  * `origins` (the centres for sphere casts: argument `start`) and `directions` Float64Arrays of at
  * least 3 · count finite numbers, each direction not all zero; `maxDistances` (and `radii` unless
@@ -142,11 +155,8 @@ function readFiniteColumn(a: Float64Array, n: number, name: string, nonNegative:
  * the entry (`directions[5]`).
  */
 export function readBatch(count: unknown, origins: unknown, start: string, directions: unknown, maxDistances: unknown, radii: unknown, source: string): void {
-  if (typeof count !== 'number' || !Number.isInteger(count) || count < 0 || count > 1 << 30) fail('count', `must be an integer in 0..2^30, got ${describe(count)}`, source);
-  readColumnOf(origins, 3 * count, start, '3 per cast', source);
-  readColumnOf(directions, 3 * count, 'directions', '3 per cast', source);
-  readColumnOf(maxDistances, count, 'maxDistances', '1 per cast', source);
-  if (radii !== null) readColumnOf(radii, count, 'radii', '1 per cast', source);
+  readBatchColumns(count, origins, start, directions, maxDistances, radii, source);
+  if (typeof count !== 'number') return;
   readFiniteColumn(origins as Float64Array, 3 * count, start, false, source);
   const d = directions as Float64Array;
   readFiniteColumn(d, 3 * count, 'directions', false, source);

@@ -127,6 +127,8 @@ export interface QueryState {
   batchKeys: Int32Array;
   /** The radix sort's digit counts (2^11). */
   batchCounts: Int32Array;
+  /** A ray batch's unit directions and their inverses, 6 per ray (batchRays.ts `prepareRays`; grows with `batchOrder`). */
+  batchRays: Float64Array;
 }
 
 /** A fresh query state (grids and scratch grown on demand). */
@@ -165,5 +167,6 @@ export function createQueryState(): QueryState {
     batchSwap: new Int32Array(64),
     batchKeys: new Int32Array(64),
     batchCounts: new Int32Array(2048),
+    batchRays: new Float64Array(6 * 64),
   };
 }

@@ -37,6 +37,8 @@ const INPUTS = 8;
 const PERP_EPS = 8 * Number.EPSILON;
 const BIG = 1e60;
 const SMALL = 1e-60;
+/** The constants above, for code that must decide exactly as these kernels do (the ray batch's exact casts, src/queries/candidate.ts). */
+export const ENTRY_LIMITS = { PERP_EPS, BIG, SMALL } as const;
 
 /**
  * Rescales q, m and r (and h) by a power of two to order 1 when their magnitudes could overflow or

@@ -33,6 +33,8 @@ export const V_SLOTS = { V_X, V_Y, V_Z, V_R, V_LENGTH } as const;
 // Squares of numbers outside [1e-140, 1e140] may underflow or overflow; such inputs take a scaled path.
 const SQ_MIN = 1e-280;
 const SQ_MAX = 1e280;
+/** The bounds above, for code that must decide exactly as these helpers do (the ray batch's exact casts, src/queries/candidate.ts). */
+export const SQ_LIMITS = { SQ_MIN, SQ_MAX } as const;
 
 /**
  * Scratch of {@link pow2Scale}: P_IN the magnitude (input), P_SCALE the power of two (output). A
