@@ -28,8 +28,14 @@ export interface ContactIndexState {
 export interface ContactsState {
   /** The last tick's contact pairs, sorted by (a, b): the next tick's began / persisting / ended diff. */
   previous: PairList;
+  /** Scratch of the contact diff: the pairs it writes while it reads `previous` (swapped with it). */
+  previousNext: PairList;
   /** The entities holding the Contact component (those touching at the last tick). */
   touching: IdList;
+  /** Ticks diffed so far (`diffContacts` counts them). */
+  diffs: number;
+  /** The value of `diffs` when the Contact component stage last ran (−1: never, or a restore since). */
+  appliedAt: number;
   /** Scratch of the Contact component stage: the entities touching this tick (swapped with `touching`). */
   touchingNext: IdList;
   /**
@@ -48,8 +54,11 @@ export interface ContactsState {
 export function createContactsState(capacity: number): ContactsState {
   return {
     previous: createPairList(),
+    previousNext: createPairList(),
     touching: createIdList(),
     touchingNext: createIdList(),
+    diffs: 0,
+    appliedAt: -1,
     primary: new Uint32Array(capacity),
     index: {
       count: new Uint32Array(0), start: new Uint32Array(0), items: new Uint32Array(0), stale: true, members: createIdList(),

@@ -11,6 +11,11 @@ export function idListPush(list: IdList, id: number): void {
   list.ids[list.count++] = id;
 }
 
+/** Grows `list.ids` (by doubling) to hold at least `n` ids, keeping its contents. */
+export function idListReserve(list: IdList, n: number): void {
+  if (list.ids.length < n) list.ids = growArray(list.ids, doubledLength(list.ids.length, n));
+}
+
 export function createPairList(capacity = 64): PairList {
   return { count: 0, a: new Uint32Array(capacity), b: new Uint32Array(capacity) };
 }
@@ -36,6 +41,12 @@ export function createEndedList(capacity = 64): EndedList {
 
 export function createBeganList(capacity = 64): BeganList {
   return { count: 0, a: new Uint32Array(capacity), b: new Uint32Array(capacity), flags: new Uint8Array(capacity) };
+}
+
+/** Grows a flagged pair list's arrays (by doubling) to hold at least `n` pairs, keeping its contents. */
+export function flaggedPairListReserve(list: BeganList | EndedList, n: number): void {
+  if (list.flags.length < n) list.flags = growArray(list.flags, doubledLength(list.flags.length, n));
+  pairListReserve(list, n);
 }
 
 /**

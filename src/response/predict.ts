@@ -11,10 +11,13 @@
  * (their items cover a ball of their start-of-tick speed).
  *
  * Touching (toi 0): a pair whose relative normal velocity is not approaching (≥ −1e-12 × the
- * relative speed) is a touch, recorded as a contact and ignored (a sphere against a convex body
+ * relative speed; with gravity, less 1e-12 × the rest speed, or REST_TOL × it for two dynamic
+ * spheres) is a touch, recorded as a contact and ignored (a sphere against a convex body
  * that does not approach at the touch never enters it along a straight path); an approaching one
- * is an impact now. At T = 0 a sphere overlapping an obstacle is first pushed out along the
- * contact normal by the depth.
+ * is an impact now. A pair within the rest skin at the start of the tick whose cast hits later in
+ * it approaching slower than 1e-12 × (the relative speed + the rest speed) is a touch too (the
+ * rounding of the start-of-tick solve). At T = 0 a sphere
+ * overlapping an obstacle is first pushed out along the contact normal by the depth.
  * @module
  */
 import { WHOLE_TICK } from '../grid/cells.js';
@@ -40,7 +43,13 @@ import { sweptSpheresApart } from './sweptApart.js';
 
 const { SPHERE, BOX, MOVING, SENSOR } = BodyFlags;
 
-/** A touch approaching slower than this fraction of the relative speed is not an impact. */
+/**
+ * A touch approaching slower than this fraction of the relative speed is not an impact; with gravity
+ * neither is one approaching slower than this fraction of the rest speed (two ticks of gravity):
+ * the rounding of the start-of-tick solve (a ball at the foot of a resting column met the floor at
+ * 1e-17 u/s, an impact that used up its budget with `maxIterations: 1`). What it lets into a static
+ * box, 1e-12 × 2|g|dt × dt a tick at most, is pushed out at the start of the next tick.
+ */
 export const APPROACH_EPS = 1e-12;
 /**
  * Start-of-tick gap (fraction of the sphere's radius) within which a pair goes to the start-of-tick
@@ -383,7 +392,7 @@ function castPartner(physics: Physics, s: ResponseState, a: number, x: number): 
       touchN[2] = n.z;
       addConstraint(s, a, x, touchN);
     }
-    if (sensor !== 0 || vn >= -(APPROACH_EPS * Math.sqrt(rx * rx + ry * ry + rz * rz) + (s.state[x] !== 0 ? REST_TOL * s.rest[0] : 0))) {
+    if (sensor !== 0 || vn >= -(APPROACH_EPS * Math.sqrt(rx * rx + ry * ry + rz * rz) + (s.state[x] !== 0 ? REST_TOL : APPROACH_EPS) * s.rest[0])) {
       recordTouch(s, a, x, xSphere, sensor);
       return false;
     }
@@ -396,6 +405,18 @@ function castPartner(physics: Physics, s: ResponseState, a: number, x: number): 
     touchN[2] = cast.normal.z;
     addConstraint(s, a, x, touchN);
     recordTouch(s, a, x, xSphere, 0);
+  }
+  if (u > 0 && now === 0 && sensor === 0 && withinSkin(s)) {
+    // Within the rest skin at the start of the tick and approaching at the rounding of the
+    // start-of-tick solve (APPROACH_EPS of the relative speed plus the rest speed, for every partner:
+    // the REST_TOL of dynamic pairs at toi 0 here let resting piles sink and settle later): a
+    // touch, not an impact later in the tick.
+    const n = cast.normal;
+    const vn = rx * n.x + ry * n.y + rz * n.z;
+    if (vn >= -APPROACH_EPS * (Math.sqrt(rx * rx + ry * ry + rz * rz) + s.rest[0])) {
+      recordTouch(s, a, x, xSphere, 0);
+      return false;
+    }
   }
   const te = u === 0 ? now : now + u * (1 - now);
   const best = s.best;

@@ -123,6 +123,12 @@ export interface ResponseState {
    */
   conNear: Uint8Array;
   conCount: number;
+  /** Start-of-tick solve, the weight guess (solver.ts): contacts with a supported body, ordered from the top down, and their keys (its height). */
+  conOrder: Int32Array;
+  conKey: Float64Array;
+  /** Per body: the weight it passes to its supports in the guess, and the sum of its supports' (n · up)². */
+  load: Float64Array;
+  supportSum: Float64Array;
   /** Per body: 1 when the start-of-tick solve changed its velocity. */
   solved: Uint8Array;
   /**
@@ -270,6 +276,10 @@ export function createResponseState(capacity: number): ResponseState {
     conF: new Float64Array(CON_SLOTS * n),
     conNear: new Uint8Array(n),
     conCount: 0,
+    conOrder: new Int32Array(n),
+    conKey: new Float64Array(n),
+    load: new Float64Array(capacity),
+    supportSum: new Float64Array(capacity),
     solved: new Uint8Array(capacity),
     jam: new Uint8Array(capacity),
     jamList: new Int32Array(n),
@@ -322,6 +332,8 @@ export function responseReserveBodies(s: ResponseState, maxEid: number): void {
     s.planes = grow(s.planes, cap * PLANE_SLOTS);
     s.head = grow(s.head, cap, -1);
     s.solved = grow(s.solved, cap);
+    s.load = grow(s.load, cap);
+    s.supportSum = grow(s.supportSum, cap);
     s.jam = grow(s.jam, cap);
     s.capacity = cap;
   }
@@ -369,4 +381,6 @@ export function reserveConstraint(s: ResponseState): void {
   s.conB = grow(s.conB, cap);
   s.conF = grow(s.conF, CON_SLOTS * cap);
   s.conNear = grow(s.conNear, cap);
+  s.conOrder = grow(s.conOrder, cap);
+  s.conKey = grow(s.conKey, cap);
 }

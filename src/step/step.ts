@@ -37,7 +37,8 @@
  * 7. `diffContacts` (contacts/contactDiff.ts) reads `physics.contacts`, the previous tick's pairs and
  *    the removal marks; writes the BEGAN / PERSISTING flags, `began`, `ended` and the previous pairs.
  * 8. `updateContactData`, `applyContactComponent` (contacts/contactComponent.ts), with the
- *    `contactComponent` option, read the contacts; write the Contact component and its holders.
+ *    `contactComponent` option, read the contacts and the ended pairs; write the Contact component
+ *    and its holders.
  * 9. `clearPurged` (step/clearPurged.ts) clears the removal marks and takes Contact off entities
  *    that are no longer bodies.
  * 10. `setTick` (physics/internal.ts) counts the tick.

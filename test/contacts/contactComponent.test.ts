@@ -5,7 +5,9 @@
  */
 import { createWorld, hasComponent, removeComponent } from 'bitecs';
 import { describe, expect, it } from 'vitest';
-import { addBox, addSphere, createPhysics, removeBody, setVelocity, step, type Physics } from '../../src/index.js';
+import {
+  addBox, addSphere, createPhysics, removeBody, restoreSnapshot, saveSnapshot, setPosition, setVelocity, snapshotSize, step, type Physics,
+} from '../../src/index.js';
 import { bruteForceContacts } from '../oracle/bruteForce.js';
 import { addRawBody } from '../support/bodies.js';
 import { assertContactComponents, readContacts, watchContactEvents } from '../support/harness.js';
@@ -206,6 +208,51 @@ describe('Contact component lifecycle', () => {
     step(physics);
     expect(hasComponent(world, e, c.Contact)).toBe(true);
     expect(contactOf(physics, e).n).toEqual([0, -1, 0]);
+  });
+});
+
+describe('Contact component: the ended pairs drive the removals only while the lists agree', () => {
+  it('switched off for the tick a contact ends: the next tick with it on takes Contact off', () => {
+    const { world, physics, events } = setup();
+    const C = physics.components.Contact;
+    const box = addBox(physics, { position: [0, 0, 0], halfExtents: [1, 1, 1] });
+    const s = addSphere(physics, { position: [1.5, 0, 0], radius: 1 });
+    step(physics);
+    expect([hasComponent(world, s, C), hasComponent(world, box, C)]).toEqual([true, true]);
+    physics.contactComponent = false;
+    setPosition(physics, s, [10, 0, 0]);
+    step(physics);
+    expect(physics.ended.count).toBe(1);
+    expect(hasComponent(world, s, C)).toBe(true); // off: nothing changes
+    physics.contactComponent = true;
+    events.reset();
+    step(physics);
+    expect(physics.ended.count).toBe(0); // the pair ended in the tick that was off
+    expect([hasComponent(world, s, C), hasComponent(world, box, C)]).toEqual([false, false]);
+    expect(events.removed.sort()).toEqual([box, s].sort());
+  });
+
+  it('a restore of a snapshot saved after a tick with it off: the next step takes Contact off the entities that stopped touching', () => {
+    const { world, physics, events } = setup();
+    const C = physics.components.Contact;
+    const box = addBox(physics, { position: [0, 0, 0], halfExtents: [1, 1, 1] });
+    const s = addSphere(physics, { position: [1.5, 0, 0], radius: 1 });
+    step(physics);
+    physics.contactComponent = false;
+    setPosition(physics, s, [10, 0, 0]);
+    step(physics);
+    const saved = new Uint8Array(snapshotSize(physics));
+    saveSnapshot(physics, saved);
+    physics.contactComponent = true;
+    step(physics);
+    step(physics);
+    restoreSnapshot(physics, saved);
+    // As saved: the component still on both (the tick that ended their pair had it off).
+    expect([hasComponent(world, s, C), hasComponent(world, box, C)]).toEqual([true, true]);
+    events.reset();
+    step(physics);
+    expect([hasComponent(world, s, C), hasComponent(world, box, C)]).toEqual([false, false]);
+    expect(events.removed.sort()).toEqual([box, s].sort());
   });
 });
 

@@ -36,6 +36,15 @@
  * 252 (and 54 with sleep) were jammed so for one tick (6 and 7 times), none two ticks running, and
  * no mark is set at the end (so the hashes differ by the motion only). 25 spheres are asleep at the
  * end of the sleep scene (23 before). The two other response scenes never jam: unchanged.
+ * The three response hashes with gravity were re-pinned (from 68de0243812461f4, cc201ea9ef6a8c3a and
+ * fa0adf643604933d) by the start-of-tick solve's weight guess, its separation of small dynamic
+ * overlaps and the rounding tolerance of touches (issue 24; test/response/restingChains.test.ts):
+ * the passes start from the weight each resting contact carries instead of 0, so a resting chain is
+ * solved at once instead of leaving approaches that became impacts at time 0; a dynamic pair
+ * overlapping within the rest skin is given back its overlap; a touch approaching at the solve's
+ * rounding (1e-12 of the rest speed) is not an impact. Over the 1,000 ticks: capped bodies 6 → 3,
+ * 339 → 368 and 324 → 372; impacts 16,898 → 17,013, 11,686 → 11,952 and 10,797 → 11,201 (BOUNCE
+ * e = 1, the friction scene, with sleep): these arenas have few resting chains.
  */
 import type { ArenaCase } from './scenes.js';
 
@@ -50,18 +59,18 @@ export const PINNED: Pinned[] = [
   { name: 'sphere–box only, continuous', scene: { spheres: 300, seed: 42, sphereSphere: false, continuous: true }, ticks: 1000, hash: '0bc5706747b434b4' },
   { name: 'sphere–sphere on, continuous', scene: { spheres: 300, seed: 42, sphereSphere: true, continuous: true }, ticks: 1000, hash: 'b73e172b10203864' },
   { name: 'response: every sphere BOUNCE e = 1, sphere–sphere on', scene: { spheres: 300, seed: 42, sphereSphere: true, response: { gravityY: 0 } }, ticks: 1000, hash: 'f1ba100a0d3b2e90' },
-  { name: 'response: BOUNCE e = 1 with gravity, sphere–sphere on', scene: { spheres: 300, seed: 42, sphereSphere: true, response: { gravityY: -9.81 } }, ticks: 1000, hash: '68de0243812461f4' },
+  { name: 'response: BOUNCE e = 1 with gravity, sphere–sphere on', scene: { spheres: 300, seed: 42, sphereSphere: true, response: { gravityY: -9.81 } }, ticks: 1000, hash: 'd608331b29b362ae' },
   {
     name: 'response: BOUNCE e = 0.5 with gravity, friction 0.4, damping 0.2, gravity scales 0.5 and −0.25',
     scene: { spheres: 300, seed: 42, sphereSphere: true, response: { gravityY: -9.81, friction: 0.4, damping: 0.2, restitution: 0.5, scaled: true } },
     ticks: 1000,
-    hash: 'cc201ea9ef6a8c3a',
+    hash: '1ee45ff4c67ffa53',
   },
   {
     name: 'response: the friction / damping / gravity scale scene above with sleep on',
     scene: { spheres: 300, seed: 42, sphereSphere: true, response: { gravityY: -9.81, friction: 0.4, damping: 0.2, restitution: 0.5, scaled: true, sleep: true } },
     ticks: 1000,
-    hash: 'fa0adf643604933d',
+    hash: 'da6c47b158891a98',
   },
   { name: 'sphere–sphere on, discrete', scene: { spheres: 300, seed: 42, sphereSphere: true, continuous: false }, ticks: 1000, hash: 'e9052dc1ed9142da' },
   { name: 'moving boxes, sphere–sphere on, continuous', scene: { spheres: 300, seed: 42, sphereSphere: true, continuous: true, movingBoxes: 15 }, ticks: 1000, hash: '9447278ac824cc38' },

@@ -6,8 +6,8 @@
  * checked: 0 or 1), and cleared when the game writes the body's Position or Velocity (helpers or
  * bitecs `set()`), when the body falls asleep, and when it is removed (bitecs recycles ids
  * last-removed-first: the body that takes the id must not inherit the mark).
- * The scene: a column of 10 balls (radius 0.5, restitution 0.3) standing on a floor under gravity,
- * which reaches the budget every tick, every ball of it jammed (restingChains.test.ts).
+ * The scene: a column of 10 balls (radius 0.5, restitution 0.3) standing in a V-groove under
+ * gravity, which reaches the budget every tick, every ball of it jammed (`column` below).
  */
 import { addComponent, addEntity, createWorld, removeEntity, set } from 'bitecs';
 import { describe, expect, it } from 'vitest';
@@ -28,11 +28,24 @@ import { LANE1, LANE2 } from '../../src/math/hashMixer.js';
 
 const OPTIONS: PhysicsOptions = { gravity: [0, -9.81, 0], capacity: 64 };
 
-/** A column of `n` balls on a floor (ids ascending from the bottom). */
+/**
+ * A column of `n` balls (ids ascending from the bottom, the first 2) in a V-groove whose faces lean
+ * 1° (as jammed.test.ts), the lowest ball at y = 0.5 touching both faces: they hold it nearly
+ * horizontally, a wedge the start-of-tick solve does not converge on, so every ball reaches the
+ * budget every tick, jammed. (A column on a flat floor no longer jams: the solve starts from the
+ * weight each contact carries, restingChains.test.ts.) One face is added before the balls and one
+ * after, so that the balls' ids and snapshot records are those of a column on one floor box.
+ */
 function column(physics: Physics, n: number): number[] {
-  addBox(physics, { position: [0, -1, 0], halfExtents: [5, 1, 5] });
+  const a = Math.PI / 180, R = 0.5, H = 0.5;
+  const face = (side: number): void => {
+    const s = Math.sin((-side * a) / 2);
+    addBox(physics, { position: [side * (R + H) * Math.cos(a), 0.5 - (R + H) * Math.sin(a), 0], halfExtents: [H, 3 + n, 2], rotation: [0, 0, s, Math.cos((-side * a) / 2)] });
+  };
+  face(-1);
   const ids: number[] = [];
   for (let i = 0; i < n; i++) ids.push(addSphere(physics, { position: [0, 0.5 + i, 0], velocity: [0, 0, 0], radius: 0.5, response: 'bounce', restitution: 0.3 }));
+  face(1);
   return ids;
 }
 
@@ -121,7 +134,7 @@ describe('the jam mark in snapshots', () => {
     }
     return out;
   };
-  /** A column of 10 standing on a floor (every ball jammed from the first tick). */
+  /** A column of 10 standing in the V-groove (every ball jammed from the first tick). */
   const standing = (): { physics: Physics; ids: number[] } => {
     const physics = createPhysics(createWorld(), OPTIONS);
     return { physics, ids: column(physics, 10) };
