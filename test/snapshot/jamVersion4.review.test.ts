@@ -22,10 +22,19 @@ import {
 } from '../../src/snapshot/format.js';
 import { LANE1, LANE2 } from '../../src/math/hashMixer.js';
 
-/** A floor and a column of 8 balls, every other one with friction, every third with a filter group. */
+/**
+ * A column of 8 balls, every other one with friction, every third with a filter group, in the
+ * V-groove of jamMark.test.ts (faces leaning 1°: every ball jammed every tick; a column on a flat
+ * floor no longer jams), one face added before the balls and one after.
+ */
 function column(): { physics: Physics; ids: number[] } {
   const physics = createPhysics(createWorld(), { gravity: [0, -9.81, 0], capacity: 64 });
-  addBox(physics, { position: [0, -1, 0], halfExtents: [5, 1, 5] });
+  const a = Math.PI / 180, R = 0.5, H = 0.5;
+  const face = (side: number): void => {
+    const s = Math.sin((-side * a) / 2);
+    addBox(physics, { position: [side * (R + H) * Math.cos(a), 0.5 - (R + H) * Math.sin(a), 0], halfExtents: [H, 11, 2], rotation: [0, 0, s, Math.cos((-side * a) / 2)] });
+  };
+  face(-1);
   const ids: number[] = [];
   for (let i = 0; i < 8; i++) {
     ids.push(addSphere(physics, {
@@ -33,6 +42,7 @@ function column(): { physics: Physics; ids: number[] } {
       ...(i % 2 === 0 ? { friction: 0.5 + i } : {}), ...(i % 3 === 0 ? { group: 3 } : {}),
     }));
   }
+  face(1);
   return { physics, ids };
 }
 
