@@ -80,3 +80,45 @@ describe('castRays on a world changed since its last step', () => {
     expect(hits).toBeGreaterThan(500);
   });
 });
+
+describe('castRays at extreme magnitudes', () => {
+  it('equals castRay on every ray: scenes at 1e-300 to 1e290, origins at ±1e300, directions with subnormal and 1e300 components, lengths 0 to Number.MAX_VALUE', () => {
+    const r = lcg(11);
+    const pick = <T>(a: T[]): T => a[Math.floor(r() * a.length)];
+    let hits = 0, rays = 0;
+    for (let trial = 0; trial < 28; trial++) {
+      const scale = pick([1e-300, 1e-150, 1e-20, 1, 1e20, 1e150, 1e290]);
+      const p = createPhysics(createWorld(), { capacity: 256 });
+      const bodies = 5 + Math.floor(r() * 40);
+      for (let i = 0; i < bodies; i++) {
+        const at: [number, number, number] = [Math.round(r() * 8 - 4) * scale, Math.round(r() * 8 - 4) * scale, Math.round(r() * 8 - 4) * scale];
+        if (r() < 0.5) addSphere(p, { position: at, radius: pick([0, 0.5, 1]) * scale, ...(r() < 0.5 ? { velocity: [0, 0, 0] as [number, number, number] } : {}) });
+        else addBox(p, { position: at, halfExtents: [pick([0, 0.5, 1]) * scale, pick([0.5, 1]) * scale, pick([0, 0.5]) * scale], rotation: r() < 0.5 ? [0, 0, 0, 1] : [r(), r(), r(), r()] });
+      }
+      if (r() < 0.5) step(p);
+      const n = r() < 0.5 ? 40 : 1500;
+      const o = new Float64Array(3 * n), d = new Float64Array(3 * n), L = new Float64Array(n);
+      for (let i = 0; i < n; i++) {
+        for (let a = 0; a < 3; a++) {
+          o[3 * i + a] = pick([Math.round(r() * 8 - 4) * scale, (Math.round(r() * 16 - 8) / 2) * scale, (r() * 10 - 5) * scale, 1e300, -1e300, 0, -0]);
+          d[3 * i + a] = pick([0, -0, 1, -1, 5e-324, -5e-324, 1e-300, 1e300, r() * 2 - 1, 1e-17]);
+        }
+        if (d[3 * i] === 0 && d[3 * i + 1] === 0 && d[3 * i + 2] === 0) d[3 * i] = 1;
+        L[i] = pick([0, 1e308, 10 * scale, 3 * scale, 1.5e300, Number.MAX_VALUE]);
+      }
+      const out = createBatchHits(n);
+      castRays(p, n, o, d, L, out);
+      const hit: QueryHit = { entity: 0, distance: 0, normal: { x: 0, y: 0, z: 0 }, point: { x: 0, y: 0, z: 0 } };
+      const got: string[] = [], want: string[] = [];
+      for (let i = 0; i < n; i++) {
+        rays++;
+        got.push(`${out.entity[i]} ${out.distance[i]} ${Object.is(out.normal[3 * i], -0) ? '-0' : out.normal[3 * i]} ${out.normal[3 * i + 1]} ${out.normal[3 * i + 2]}`);
+        const h = castRay(p, { x: o[3 * i], y: o[3 * i + 1], z: o[3 * i + 2] }, { x: d[3 * i], y: d[3 * i + 1], z: d[3 * i + 2] }, L[i], hit);
+        if (h) hits++;
+        want.push(h ? `${hit.entity} ${hit.distance} ${Object.is(hit.normal.x, -0) ? '-0' : hit.normal.x} ${hit.normal.y} ${hit.normal.z}` : '0 Infinity 0 0 0');
+      }
+      expect(got).toEqual(want);
+    }
+    expect(hits).toBeGreaterThan(rays / 20);
+  });
+});
