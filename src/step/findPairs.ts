@@ -292,27 +292,11 @@ function querySpheres(physics: Physics): number {
         const c = (rx * tny + ry) * tnz + rz;
         const end = tstart[c + 1];
         staticWork[WORK_ITEMS] += end - tstart[c];
-        if (tested && t !== 0) {
-          // A moving sphere (continuous contacts): each candidate through the full test, the static
-          // contact else the cast (`testSphereStaticSwept`), in id order as below.
-          const ga = group[eid], ma = mask[eid];
-          for (let k = tstart[c]; k < end; k++) {
-            const slot = titems[k];
-            const o = 6 * slot;
-            const hit = (+(b[o] <= x1) & +(b[o + 3] >= x0)) & (+(b[o + 1] <= y1) & +(b[o + 4] >= y0)) & (+(b[o + 2] <= z1) & +(b[o + 5] >= z0));
-            if (hit === 0) continue;
-            const id = staticIds[slot];
-            if ((ga & mask[id]) === 0 || (group[id] & ma) === 0) continue;
-            if (pairs.count >= budget) budgetError(physics, eid, pairs.count, end - k);
-            pairListPush(pairs, eid, id);
-            testSphereStaticSwept(physics, testedContacts, eid, id, shapes, STATIC_SHAPE * slot);
-          }
-          continue;
-        }
         if (tested) {
           // A cell's entries are in ascending slot order, which is id order (staticBoxes.ts), each
           // once: the pairs come out sorted, as `emitPairs` sorts them.
           const ga = group[eid], ma = mask[eid];
+          const swept = t !== 0;
           for (let k = tstart[c]; k < end; k++) {
             const slot = titems[k];
             const o = 6 * slot;
@@ -322,6 +306,11 @@ function querySpheres(physics: Physics): number {
             if ((ga & mask[id]) === 0 || (group[id] & ma) === 0) continue;
             if (pairs.count >= budget) budgetError(physics, eid, pairs.count, end - k);
             pairListPush(pairs, eid, id);
+            if (swept) {
+              // A moving sphere (continuous contacts): the full test, the static contact else the cast.
+              testSphereStaticSwept(physics, testedContacts, eid, id, shapes, STATIC_SHAPE * slot);
+              continue;
+            }
             // `contactSphereBox`'s rejection (geometry/kernels/boxFrame.ts: loadSphereBox,
             // withinBoxLocal, scalar.ts withinDistance) inline, the same arithmetic: most candidates
             // stop here; the others, and the extreme magnitudes, take the full test.

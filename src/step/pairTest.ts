@@ -134,6 +134,18 @@ export function testCandidate(physics: Physics, list: ContactList, a: number, b:
  */
 export function testSphereStatic(physics: Physics, list: ContactList, a: number, b: number, shapes: Float64Array, o: number): void {
   loadSphere(physics, a, sphereA);
+  loadStaticBox(shapes, o);
+  if (!contactSphereBox(sphereA, box, contact)) return;
+  // The static box's motion (`pushContact` moves the point by toi × it): 0, as `loadMotion` writes it.
+  motionB.x = 0;
+  motionB.y = 0;
+  motionB.z = 0;
+  if (list.count === list.a.length) contactListReserve(list, 2 * list.count);
+  pushContact(physics, list, a, b, false);
+}
+
+/** Loads the static box shape `shapes[o .. o + STATIC_SHAPE]` (centre, rotation, half extents) into the scratch box. */
+function loadStaticBox(shapes: Float64Array, o: number): void {
   box.center.x = shapes[o];
   box.center.y = shapes[o + 1];
   box.center.z = shapes[o + 2];
@@ -145,13 +157,6 @@ export function testSphereStatic(physics: Physics, list: ContactList, a: number,
   box.halfExtents.x = shapes[o + 7];
   box.halfExtents.y = shapes[o + 8];
   box.halfExtents.z = shapes[o + 9];
-  if (!contactSphereBox(sphereA, box, contact)) return;
-  // The static box's motion (`pushContact` moves the point by toi × it): 0, as `loadMotion` writes it.
-  motionB.x = 0;
-  motionB.y = 0;
-  motionB.z = 0;
-  if (list.count === list.a.length) contactListReserve(list, 2 * list.count);
-  pushContact(physics, list, a, b, false);
 }
 
 /**
@@ -162,17 +167,7 @@ export function testSphereStatic(physics: Physics, list: ContactList, a: number,
  */
 export function testSphereStaticSwept(physics: Physics, list: ContactList, a: number, b: number, shapes: Float64Array, o: number): void {
   loadSphere(physics, a, sphereA);
-  box.center.x = shapes[o];
-  box.center.y = shapes[o + 1];
-  box.center.z = shapes[o + 2];
-  const q = box.rotation;
-  q.x = shapes[o + 3];
-  q.y = shapes[o + 4];
-  q.z = shapes[o + 5];
-  q.w = shapes[o + 6];
-  box.halfExtents.x = shapes[o + 7];
-  box.halfExtents.y = shapes[o + 8];
-  box.halfExtents.z = shapes[o + 9];
+  loadStaticBox(shapes, o);
   // As `loadRelativeMotion` writes it for a static b: b's motion 0, a's relative motion its own.
   const moving = loadRelativeMotion(physics, a, b);
   const touching = contactSphereBox(sphereA, box, contact);
