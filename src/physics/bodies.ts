@@ -246,6 +246,7 @@ function boxMoved(physics: Physics): void {
   const internals = internalsOf(physics);
   internals.broadphase.staticDirty = true;
   internals.queryDirty = true;
+  internals.writes++;
 }
 
 /**
@@ -274,7 +275,10 @@ export function setPosition(physics: Physics, eid: number, p: Vec3Like): void {
   wakeIfAsleep(physics, eid);
   clearJam(internalsOf(physics), eid);
   if ((internalsOf(physics).flags[eid] & BOX) !== 0) boxMoved(physics);
-  else internalsOf(physics).queryDirty = true;
+  else {
+    internalsOf(physics).queryDirty = true;
+    internalsOf(physics).writes++;
+  }
 }
 
 /** Sets a body's velocity (length units per second; validated), adding the Velocity component if it has none. */
@@ -286,6 +290,7 @@ export function setVelocity(physics: Physics, eid: number, v: Vec3Like): void {
   writeVec3(c.Velocity, eid, tmp);
   wakeIfAsleep(physics, eid);
   clearJam(internalsOf(physics), eid);
+  internalsOf(physics).writes++;
 }
 
 /** Wakes `eid` when sleep is on and it sleeps (src/response/sleep.ts). */
@@ -311,6 +316,7 @@ export function setRadius(physics: Physics, eid: number, radius: number): void {
   checkBody(physics, eid, 'setRadius', 'Sphere.radius', SPHERE);
   physics.components.Sphere.radius[eid] = readRadius(radius, 'setRadius', eid, 'Sphere.radius');
   internalsOf(physics).queryDirty = true;
+  internalsOf(physics).writes++;
 }
 
 /**

@@ -196,6 +196,7 @@ export function createPhysics(world: World, options: PhysicsOptions = {}): Physi
       destroyed: false,
       queries: undefined,
       queryDirty: true,
+      writes: 0,
     },
   };
   registerObservers(physics, own);
@@ -216,6 +217,7 @@ function registerObservers(physics: Physics, own: PhysicsComponents): void {
     if (eid > internal.maxEid) internal.maxEid = eid;
     if ((internal.flags[eid] & BOX) !== 0) internal.broadphase.staticDirty = true;
     internal.queryDirty = true;
+    internal.writes++;
   };
   const clearFlag = (flag: number) => (eid: number) => {
     const was = internal.flags[eid];
@@ -224,6 +226,7 @@ function registerObservers(physics: Physics, own: PhysicsComponents): void {
     internal.flags[eid] = was & ~((flag & (SPHERE | BOX)) !== 0 ? flag | HAS_CONTACT : flag);
     if ((was & BOX) !== 0) internal.broadphase.staticDirty = true;
     internal.queryDirty = true;
+    internal.writes++;
     // Render interpolation: a body that takes this id later must not start from this one's poses.
     if ((flag & (SPHERE | BOX | MOVING)) !== 0 && internal.interpolation !== null) forgetPoses(internal.interpolation, eid);
     // Sleep: a body that takes this id later (bitecs recycles ids) must not be born asleep.
@@ -302,6 +305,7 @@ export function markStaticDirty(physics: Physics): void {
   checkLive(physics, 'markStaticDirty');
   internalsOf(physics).broadphase.staticDirty = true;
   internalsOf(physics).queryDirty = true;
+  internalsOf(physics).writes++;
 }
 
 /**

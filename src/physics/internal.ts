@@ -75,6 +75,12 @@ export interface PhysicsInternal {
    * `markStaticDirty`, a snapshot restore): the queries rebuild their grid of current poses.
    */
   queryDirty?: boolean;
+  /**
+   * Counts the game's writes of bodies through the helpers and bitecs `set()` (poses, velocities,
+   * shapes, filters) and bodies gaining or losing a component: the narrowphase takes the
+   * broadphase's tested contacts over only when none happened between the two (testPairs.ts).
+   */
+  writes: number;
 }
 
 /** A physics instance as `createPhysics` builds it: the public fields and the internal state. */

@@ -81,7 +81,8 @@ export const EndedFlags = {
  * In a sphere–box contact `a` is the sphere and `b` the box; in a sphere–sphere contact `a` is the
  * lower entity id. The normal points from b toward a; depth, point and toi follow the geometry API
  * (taken at the time of impact; the point is where it is in the world at that time).
- * Read entries `0 .. count - 1`; the arrays may be longer and are replaced when they grow.
+ * Read entries `0 .. count - 1`; the arrays may be longer and are replaced when they grow; those of
+ * `physics.contacts` may be other objects after any tick (read them through the list each time).
  */
 export interface ContactList {
   count: number;

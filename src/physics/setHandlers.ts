@@ -116,6 +116,7 @@ function readBox(d: unknown, eid: number): number {
 function shapeChanged(physics: Physics, box: boolean): void {
   const internal = internalsOf(physics);
   internal.queryDirty = true;
+  internal.writes++;
   if (box) internal.broadphase.staticDirty = true;
 }
 
@@ -156,6 +157,7 @@ function setFilter(physics: Physics, eid: number, data: unknown): void {
   const F = physics.components.CollisionFilter;
   if (group >= 0) F.group[eid] = group;
   if (mask >= 0) F.mask[eid] = mask;
+  internalsOf(physics).writes++;
 }
 
 /**
@@ -183,6 +185,7 @@ function writeVec3(physics: Physics, eid: number, data: unknown, moving: boolean
   if (sleep !== null) wake(sleep, eid);
   clearJam(internalsOf(physics), eid);
   if (!moving) shapeChanged(physics, (internalsOf(physics).flags[eid] & BodyFlags.BOX) !== 0);
+  else internalsOf(physics).writes++;
 }
 
 const RESPONSE_KEYS = new Set(['mode', 'restitution', 'mass', 'damping', 'gravityScale']);

@@ -67,6 +67,8 @@ export interface BroadphaseState {
    */
   tested: number;
   testedContacts: ContactList;
+  /** `PhysicsInternal.writes` when the queries tested their pairs: a write since sends the narrowphase to its own test. */
+  testedWrites: number;
   /** Scratch of the broadphase: this tick's box–box candidate pairs before the merge (boxPairs.ts). */
   boxPairs: PairList;
 }
@@ -117,6 +119,7 @@ export function createBroadphaseState(cellSize: number | undefined, contactBudge
     pairs: createPairList(),
     tested: 0,
     testedContacts: createContactList(),
+    testedWrites: 0,
     boxPairs: createPairList(),
   };
 }

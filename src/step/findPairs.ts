@@ -448,6 +448,7 @@ export function findPairs(physics: Physics): void {
   bp.tested = internal.responseCount === 0 && internal.characterCount === 0 &&
     internal.purgeList.count === 0 && bp.movingBoxes === 0 ? 1 : 0;
   bp.testedContacts.count = 0;
+  bp.testedWrites = internal.writes;
   updatePolicy(physics);
   if (bp.staticDirty) rebuildStatic(physics);
   rebuildDynamic(physics, bp.sphereSphere !== 0);

@@ -23,7 +23,8 @@
  *    `tested`), also the pairs' contacts, into the broadphase's `testedContacts`.
  * 5. `testPairs` (step/testPairs.ts) reads the candidate pairs, Position, Velocity, the shapes and
  *    the removal marks; writes the contacts of the pairs without a dynamic body into
- *    `physics.contacts` (those `findPairs` tested, taken over, unless a body was removed since).
+ *    `physics.contacts` (those `findPairs` tested, copied over, unless since then a body was removed,
+ *    written through the helpers or `set()`, or given a Response or a Character: `writes`).
  * 6. `respond` (response/resolve.ts), only when some entity holds Response, reads the grids,
  *    Position, Velocity, the shapes, Response, Material, gravity and the sleep state; writes Position
  *    and Velocity of the awake dynamic bodies (moved to the end of the tick through their impacts),
