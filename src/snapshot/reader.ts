@@ -176,6 +176,8 @@ function readTickAndCell(physics: Physics): void {
   // and the static grid then depends on the restored state only, not on what came before).
   internal.broadphase.staticDirty = true;
   internal.queryDirty = true;
+  // A restore between runBroadphase and runNarrowphase: the narrowphase tests the pairs itself.
+  internal.writes++;
 }
 
 /** The contact list, `began` (its pairs and flags from the contact flags), the previous pairs (the contact pairs) and `ended`. */
