@@ -8,7 +8,8 @@
  * partner changed, the owner is predicted again). A body stops reacting after `maxIterations`
  * impacts: it stays at its last impact for the rest of the tick (leftover motion dropped), an
  * obstacle at rest for the others (with gravity, one that moved no farther than the rest skin in this
- * tick and the previous one ends the tick at rest: `stopJammed`, with the jam mark of jam.ts). At the end every other body moves on to the end of the tick.
+ * tick and the previous one ends the tick at rest: `stopJammed`, with the jam mark of jam.ts, after
+ * the end-of-tick projection). At the end every other body moves on to the end of the tick.
  *
  * The contacts of dynamic bodies are those of the path taken (contactRecords.ts), merged into
  * `physics.contacts`, which holds the narrowphase's contacts of the other pairs.
@@ -183,7 +184,9 @@ function wakeHit(physics: Physics, s: ResponseState, e: number, a: number, x: nu
  * fallback"). A body capped without moving in one tick only keeps its velocity: it may be passing an
  * impulse on (a rack's break, a launch from the bottom of a column), whose momentum stopping it
  * would throw away. Marks every body jammed this tick (1) for the next one. Capped bodies are all
- * suspects (suspects.ts), so this reads the suspects only; before the projection, which lists more.
+ * suspects (suspects.ts), so this reads the suspects only (after the projection, which may have
+ * listed more: the CAPPED test skips them). Runs after the projection, so that its moves count in
+ * the distance moved and its impulses do not reach a stopped body.
  */
 function stopJammed(physics: Physics, s: ResponseState): void {
   const { Position: p, Velocity: v, Sphere: sp } = physics.components;
@@ -334,9 +337,12 @@ export function respond(physics: Physics): void {
     advance(physics, s, a);
     checkReach(physics, s, a);
   }
+  // After the projection, whose moves and inelastic impulses between overlapping spheres would
+  // otherwise give a stopped body part of a neighbour's approach (a body it moves beyond the rest
+  // skin is not jammed).
+  project(physics, s);
   if (internal.gravityOn !== 0 && s.suspectCount !== 0) stopJammed(physics, s);
   if (s.jamCount !== 0) clearStaleJams(s);
-  project(physics, s);
   if (sleep !== null) {
     recordHeld(physics, sleep, s);
     updateSleep(physics, sleep);
