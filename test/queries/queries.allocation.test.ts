@@ -21,7 +21,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const child = fileURLToPath(new URL('./queriesAllocation.child.ts', import.meta.url));
 
 interface Phase { bytesPerCall: number; gcsInBestWindow: number; windows: number[] }
-interface Result { queries: Phase; tick: Phase; tickAndQueries: Phase; batchCasts: Phase; tickAndBatchCasts: Phase }
+interface Result { queries: Phase; tick: Phase; tickAndQueries: Phase; batchCasts: Phase; tickAndBatchCasts: Phase; denseBatch: Phase; denseRays: number }
 
 const BOUND = 64;
 
@@ -56,5 +56,12 @@ describe('world queries allocation', () => {
     const r = await result;
     expect(r.tickAndBatchCasts.gcsInBestWindow).toBe(0);
     expect(r.tickAndBatchCasts.bytesPerCall, `windows: ${JSON.stringify(r.tickAndBatchCasts)}`).toBeLessThan(BOUND);
+  }, 130_000);
+
+  it(`a batch of rays as dense as the query grid (sorted by start cell) allocates nothing per call: < ${BOUND} B per call`, async () => {
+    const r = await result;
+    expect(r.denseRays).toBeGreaterThan(1);
+    expect(r.denseBatch.gcsInBestWindow).toBe(0);
+    expect(r.denseBatch.bytesPerCall, `windows: ${JSON.stringify(r.denseBatch)}`).toBeLessThan(BOUND);
   }, 130_000);
 });

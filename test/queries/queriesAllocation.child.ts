@@ -12,6 +12,7 @@ import {
   overlapSphere, type QueryHit,
 } from '../../src/index.js';
 import { buildArena } from '../../src/scenes/buildArena.js';
+import { internalsOf } from '../../src/physics/internal.js';
 import { bestWindow, createHeapWindow } from '../support/heapWindow.js';
 
 const heap = createHeapWindow();
@@ -77,6 +78,24 @@ function batchCasts(): void {
   sink = (sink + castSpheres(p, SENSORS, senC, senR, senD, senL, batchHits, filter)) & 0xffff;
 }
 
+/**
+ * A dense batch: short rays from spread-out points, as many as the queries' dense grid has cells
+ * (and one more), so that `castRays` sorts them by start cell (batch.ts) — the path the batches
+ * above, sparser than the grid, never take.
+ */
+castRays(p, 1, shortO, shortD, shortL, batchHits);
+const dg = internalsOf(p).queries!.dense;
+const DENSE = dg.nx * dg.ny * dg.nz + 1;
+const denseO = new Float64Array(3 * DENSE), denseD = new Float64Array(3 * DENSE), denseL = new Float64Array(DENSE).fill(5);
+for (let i = 0; i < DENSE; i++) {
+  denseO.set([((i * 0.29) % 1) * L, ((i * 0.53) % 1) * L, ((i * 0.71) % 1) * L], 3 * i);
+  denseD.set([Math.cos(i), Math.sin(i), 0.3 * Math.cos(2 * i)], 3 * i);
+}
+const denseHits = createBatchHits(DENSE);
+function denseBatch(): void {
+  sink = (sink + castRays(p, DENSE, denseO, denseD, denseL, denseHits)) & 0xffff;
+}
+
 const loads = {
   nothing: () => undefined,
   queries: batch,
@@ -90,16 +109,18 @@ const loads = {
     arena.tick();
     batchCasts();
   },
+  denseBatch,
 };
 
 const CALLS = 200;
 /** Bytes per call above which a load is re-warmed and measured again (the test's bound; bestWindow). */
 const SETTLE_BELOW = 64;
 const result: Record<string, unknown> = { calls: CALLS, queriesPerBatch: 48 };
-for (const name of ['queries', 'tick', 'tickAndQueries', 'batchCasts', 'tickAndBatchCasts'] as const) {
+for (const name of ['queries', 'tick', 'tickAndQueries', 'batchCasts', 'tickAndBatchCasts', 'denseBatch'] as const) {
   for (let i = 0; i < 400; i++) loads[name]();
   result[name] = await bestWindow(heap, loads[name], CALLS, 4, { below: SETTLE_BELOW, warm: 1000, rounds: 5 });
 }
+result.denseRays = DENSE;
 result.sink = sink > 0;
 heap.disconnect();
 process.stdout.write(`${JSON.stringify(result)}\n`);
