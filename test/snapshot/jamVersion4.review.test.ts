@@ -11,16 +11,9 @@ import { describe, expect, it } from 'vitest';
 import {
   addBox, addSphere, createPhysics, hashPhysicsState, restoreSnapshot, saveSnapshot, SnapshotMismatchError, snapshotSize, step, type Physics,
 } from '../../src/index.js';
-import { BodyFlags } from '../../src/physics/physicsTypes.js';
 import { internalsOf } from '../../src/physics/internal.js';
 import { jamMark } from '../../src/response/jam.js';
-import { bodyWords } from '../../src/snapshot/census.js';
-import { snapshotChecksum } from '../../src/snapshot/checksum.js';
-import {
-  H_BODY_F64, H_CHECK1, H_CHECK2, H_CONTACTS, H_ENDED, H_EXPLICIT, H_FILTERS, H_PURGE, H_TOTAL, H_TOUCHING, H_VERSION_OPTIONS,
-  HEADER_BYTES, layoutSections, SnapshotLayout,
-} from '../../src/snapshot/format.js';
-import { LANE1, LANE2 } from '../../src/math/hashMixer.js';
+import { jamWords, toVersion4 } from '../support/snapshotVersion4.js';
 
 /**
  * A column of 8 balls, every other one with friction, every third with a filter group, in the
@@ -57,51 +50,6 @@ function hashes(physics: Physics, ticks: number): string[] {
   return out;
 }
 
-/** Index (float64 word) of each Response record's jam word in a version-5 snapshot of `physics` (default options). */
-function jamWords(physics: Physics): number[] {
-  const { flags, maxEid, hasMaterial } = internalsOf(physics);
-  const out: number[] = [];
-  let j = HEADER_BYTES / 8;
-  for (let eid = 1; eid <= maxEid; eid++) {
-    const f = flags[eid];
-    const n = bodyWords(f, hasMaterial[eid], 0);
-    if (n === 0) continue;
-    if ((f & BodyFlags.RESPONSE) !== 0) out.push(j + n - 1 - hasMaterial[eid]);
-    j += n;
-  }
-  return out;
-}
-
-/** The version-4 form of version-5 snapshot `u32` of `physics`: the jam words dropped, later sections moved up, header rewritten. */
-function toVersion4(physics: Physics, u32: Uint32Array): ArrayBuffer {
-  const f64 = new Float64Array(u32.buffer, u32.byteOffset, u32.length / 2);
-  const l = new SnapshotLayout();
-  l.contacts = u32[H_CONTACTS];
-  l.ended = u32[H_ENDED];
-  l.touching = u32[H_TOUCHING];
-  l.explicit = u32[H_EXPLICIT];
-  l.filters = u32[H_FILTERS];
-  l.bodyF64 = u32[H_BODY_F64];
-  l.purge = u32[H_PURGE];
-  expect(layoutSections(l)).toBe(u32[H_TOTAL]);
-  const drop = new Set(jamWords(physics));
-  const words: number[] = [];
-  for (let j = HEADER_BYTES / 8; j < HEADER_BYTES / 8 + l.bodyF64; j++) if (!drop.has(j)) words.push(f64[j]);
-  const dropped = l.bodyF64 - words.length;
-  const out = new ArrayBuffer(l.total - 8 * dropped);
-  const o32 = new Uint32Array(out), o64 = new Float64Array(out);
-  o32.set(u32.subarray(0, HEADER_BYTES / 4));
-  o64.set(words, HEADER_BYTES / 8);
-  o32.set(u32.subarray(l.contactF64 / 4, l.total / 4), (l.contactF64 - 8 * dropped) / 4);
-  o32[H_VERSION_OPTIONS] = (4 << 24) | (u32[H_VERSION_OPTIONS] & 0xffffff);
-  o32[H_BODY_F64] = words.length;
-  o32[H_TOTAL] = out.byteLength;
-  const lanes = new Int32Array(2);
-  snapshotChecksum(o32, 0, o32.length, lanes);
-  o32[H_CHECK1] = lanes[LANE1];
-  o32[H_CHECK2] = lanes[LANE2];
-  return out;
-}
 
 describe('the jam mark with friction and filters in snapshots', () => {
   it('a version-4 snapshot of balls with friction and filters restores the marks as 0 and the same state as version 5 without marks', () => {
