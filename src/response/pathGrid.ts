@@ -9,8 +9,9 @@
  * at its local time to the end of the tick along its current velocity (a capped sphere: its pose),
  * cut at the quarters of the tick (PATH_SLICES), each piece's bounds grown by its radius. A sphere
  * whose velocity or pose changes, or that is capped, gets new pieces from the current time
- * (`trackPath` in paths.ts, called wherever the response does so); the pieces of its older paths
- * are skipped by the queries (`first`, `latest`). The dynamic grid's other items (kinematic bodies,
+ * (`trackPath` in paths.ts, called wherever the response does so); the pieces of its older path
+ * are unlinked from the buckets then (`pathGridRetire`), and any left (wide ones) are skipped by the
+ * queries (`first`, `latest`). The dynamic grid's other items (kinematic bodies,
  * sleepers, moving boxes: their items cover the whole tick) are copied as they are, in every slice.
  *
  * Conservative (a query reports every body whose cast the dynamic grid's query could report as
@@ -206,6 +207,46 @@ export function pathGridInsert(g: PathGrid, id: number, slice: number, first: nu
         g.item[e] = i;
         g.next[e] = g.head[h];
         g.head[h] = e;
+      }
+    }
+  }
+}
+
+/**
+ * Unlinks from the buckets the pieces of entity `id`'s latest path of this tick, if it has one, before
+ * a new path replaces it: the queries skipped them anyway (`first`, `latest`), but walking them cost
+ * each query a third of its entries in the gas of 1,000 spheres (issue 24, item 4), a share growing
+ * with the count as more spheres are hit more often. The other entries keep their order, so the
+ * queries report the same entities in the same order. Wide pieces stay listed (and skipped).
+ * The path's pieces are consecutive items, one per slice from its first slice to the last.
+ */
+export function pathGridRetire(g: PathGrid, id: number): void {
+  const f = g.latest[id];
+  // `latest` is not reset between ticks: item f is this tick's path of `id` only if it starts one.
+  if (!(f >= 0 && f < g.itemCount && g.ids[f] === id && g.first[f] === f)) return;
+  let end = f + 1;
+  while (end < g.itemCount && g.first[end] === f) end++;
+  const inv = g.inv, mask = g.tableMask, b = g.bounds;
+  for (let i = f; i < end; i++) {
+    const slice = PATH_SLICES - (end - i);
+    const o = 6 * i;
+    const x0 = Math.floor(b[o] * inv), y0 = Math.floor(b[o + 1] * inv), z0 = Math.floor(b[o + 2] * inv);
+    const x1 = Math.floor(b[o + 3] * inv), y1 = Math.floor(b[o + 4] * inv), z1 = Math.floor(b[o + 5] * inv);
+    const cells = (x1 - x0 + 1) * (y1 - y0 + 1) * (z1 - z0 + 1);
+    if (!(cells <= MAX_ITEM_CELLS && x0 > -CELL_LIMIT && y0 > -CELL_LIMIT && z0 > -CELL_LIMIT && x1 < CELL_LIMIT && y1 < CELL_LIMIT && z1 < CELL_LIMIT)) continue;
+    for (let x = x0; x <= x1; x++) {
+      for (let y = y0; y <= y1; y++) {
+        for (let z = z0; z <= z1; z++) {
+          const h = hashCell(x, y, z, slice, mask);
+          // One entry of item i per cell: unlink the first found (two cells may share a bucket).
+          let prev = -1;
+          for (let e = g.head[h]; e >= 0; prev = e, e = g.next[e]) {
+            if (g.item[e] !== i) continue;
+            if (prev < 0) g.head[h] = g.next[e];
+            else g.next[prev] = g.next[e];
+            break;
+          }
+        }
       }
     }
   }

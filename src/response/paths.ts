@@ -6,7 +6,7 @@
 import { internalsOf } from '../physics/internal.js';
 import type { Physics } from '../physics/physicsTypes.js';
 import { isDynamic } from './isDynamic.js';
-import { firstSlice, PATH_SLICES, pathGridInsert, pathGridReset, pathPiece, pathSegment, SEG_DT, SEG_P, SEG_R, SEG_T0, SEG_V } from './pathGrid.js';
+import { firstSlice, PATH_SLICES, pathGridInsert, pathGridReset, pathGridRetire, pathPiece, pathSegment, SEG_DT, SEG_P, SEG_R, SEG_T0, SEG_V } from './pathGrid.js';
 import { DYNAMIC, type ResponseState } from './responseState.js';
 
 /** The grid is used in a tick when the mean reach of the dynamic spheres exceeds this many mean radii. */
@@ -34,6 +34,7 @@ export function trackPath(physics: Physics, s: ResponseState, x: number): void {
   seg[SEG_T0] = s.time[x];
   seg[SEG_DT] = physics.dt;
   pathSegment(seg);
+  pathGridRetire(g, x);
   const first = g.itemCount;
   g.latest[x] = first;
   // The piece of the segment within each time slice from t0 on.
