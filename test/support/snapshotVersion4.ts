@@ -4,7 +4,7 @@
  * body records moved up, the header's version, body words, total and checksum rewritten.
  */
 import { expect } from 'vitest';
-import type { Physics } from '../../src/index.js';
+import { hashPhysicsState, restoreSnapshot, SnapshotMismatchError, type Physics } from '../../src/index.js';
 import { BodyFlags } from '../../src/physics/physicsTypes.js';
 import { internalsOf } from '../../src/physics/internal.js';
 import { bodyWords } from '../../src/snapshot/census.js';
@@ -59,4 +59,24 @@ export function toVersion4(physics: Physics, u32: Uint32Array): ArrayBuffer {
   o32[H_CHECK1] = lanes[LANE1];
   o32[H_CHECK2] = lanes[LANE2];
   return out;
+}
+
+/**
+ * Restores `buf` into `physics` (unverified) and expects it rejected for a bad jam mark: a
+ * `SnapshotMismatchError` naming `bodies.jam`, body record `index` and entity `eid`, with nothing
+ * changed (the state hash as before).
+ */
+export function expectJamRejected(physics: Physics, buf: ArrayBuffer, index: number, eid: number): void {
+  const h = hashPhysicsState(physics);
+  let err: unknown;
+  try {
+    restoreSnapshot(physics, buf, 0, { verify: false });
+  } catch (e) {
+    err = e;
+  }
+  expect(err).toBeInstanceOf(SnapshotMismatchError);
+  expect((err as SnapshotMismatchError).field).toBe('bodies.jam');
+  expect((err as SnapshotMismatchError).index).toBe(index);
+  expect(String(err)).toContain(`entity ${eid}`);
+  expect(hashPhysicsState(physics)).toBe(h);
 }
