@@ -272,13 +272,9 @@ export function setPosition(physics: Physics, eid: number, p: Vec3Like): void {
   checkBody(physics, eid, 'setPosition', 'Position', SPHERE | BOX);
   readVector(p, 3, tmp, POSITION, 'setPosition', eid);
   writeVec3(physics.components.Position, eid, tmp);
-  wakeIfAsleep(physics, eid);
-  clearJam(internalsOf(physics), eid);
+  bodyWritten(physics, eid);
   if ((internalsOf(physics).flags[eid] & BOX) !== 0) boxMoved(physics);
-  else {
-    internalsOf(physics).queryDirty = true;
-    internalsOf(physics).writes++;
-  }
+  else internalsOf(physics).queryDirty = true;
 }
 
 /** Sets a body's velocity (length units per second; validated), adding the Velocity component if it has none. */
@@ -288,9 +284,19 @@ export function setVelocity(physics: Physics, eid: number, v: Vec3Like): void {
   const { world, components: c } = physics;
   if ((internalsOf(physics).flags[eid] & MOVING) === 0) addComponent(world, eid, c.Velocity);
   writeVec3(c.Velocity, eid, tmp);
-  wakeIfAsleep(physics, eid);
-  clearJam(internalsOf(physics), eid);
-  internalsOf(physics).writes++;
+  bodyWritten(physics, eid);
+}
+
+/**
+ * After the game wrote body `eid`'s Position or Velocity (the helpers, bitecs `set()`): it wakes
+ * when it sleeps, loses its jam mark (src/response/jam.ts), and the write is counted
+ * (`PhysicsInternal.writes`: the narrowphase then tests the pairs itself, src/step/testPairs.ts).
+ */
+export function bodyWritten(physics: Physics, eid: number): void {
+  const internal = internalsOf(physics);
+  if (internal.sleep !== null) wake(internal.sleep, eid);
+  clearJam(internal, eid);
+  internal.writes++;
 }
 
 /** Wakes `eid` when sleep is on and it sleeps (src/response/sleep.ts). */

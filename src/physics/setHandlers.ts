@@ -32,8 +32,7 @@ import { ResponseMode, type PhysicsComponents } from '../../components/index.js'
 import { PhysicsInputError } from './errors.js';
 import { BodyFlags, type Physics } from './physicsTypes.js';
 import { internalsOf } from './internal.js';
-import { wake } from '../response/sleep.js';
-import { clearJam } from '../response/jam.js';
+import { bodyWritten } from './bodies.js';
 import { setCharacter } from '../character/addCharacter.js';
 import { describe, readBits, readRadius, readRotation, readVector, vectorField } from './readInput.js';
 
@@ -181,11 +180,8 @@ function writeVec3(physics: Physics, eid: number, data: unknown, moving: boolean
   store.x[eid] = vec[0];
   store.y[eid] = vec[1];
   store.z[eid] = vec[2];
-  const sleep = internalsOf(physics).sleep;
-  if (sleep !== null) wake(sleep, eid);
-  clearJam(internalsOf(physics), eid);
+  bodyWritten(physics, eid);
   if (!moving) shapeChanged(physics, (internalsOf(physics).flags[eid] & BodyFlags.BOX) !== 0);
-  else internalsOf(physics).writes++;
 }
 
 const RESPONSE_KEYS = new Set(['mode', 'restitution', 'mass', 'damping', 'gravityScale']);
