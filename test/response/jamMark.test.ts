@@ -18,7 +18,7 @@ import {
 import { internalsOf } from '../../src/physics/internal.js';
 import { jamMark } from '../../src/response/jam.js';
 import { HEADER_BYTES, RESPONSE_F64 } from '../../src/snapshot/format.js';
-import { expectJamRejected, toVersion4 } from '../support/snapshotVersion4.js';
+import { expectJamRejected, toVersion4 } from '../support/snapshotEdits.js';
 
 const OPTIONS: PhysicsOptions = { gravity: [0, -9.81, 0], capacity: 64 };
 

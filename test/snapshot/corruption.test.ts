@@ -9,10 +9,9 @@
 import { createWorld } from 'bitecs';
 import { describe, expect, it } from 'vitest';
 import { addSphere, createPhysics, restoreSnapshot, saveSnapshot, snapshotSize, SnapshotMismatchError, step, type Physics } from '../../src/index.js';
-import { LANE1, LANE2 } from '../../src/math/hashMixer.js';
-import { snapshotChecksum } from '../../src/snapshot/checksum.js';
-import { H_CHECK1, H_CHECK2, H_VERSION_OPTIONS, SnapshotLayout, layoutSections, H_CONTACTS, H_ENDED, H_EXPLICIT, H_FILTERS, H_BODY_F64, H_PURGE, H_TOUCHING, TOUCH_U32 } from '../../src/snapshot/format.js';
+import { H_CONTACTS, H_VERSION_OPTIONS, TOUCH_U32 } from '../../src/snapshot/format.js';
 import { report } from '../support/report.js';
+import { layoutOf, reseal } from '../support/snapshotEdits.js';
 import { digest } from './scene.js';
 import { buildSweepScene, buildSweepScenes, emptyCounts, formatCounts, sweep } from './sweep.js';
 
@@ -46,29 +45,6 @@ describe('byte × bit sweep', () => {
 /** The snapshot's uint32 words (a copy). */
 function words(snap: Uint8Array): Uint32Array {
   return new Uint32Array(snap.slice().buffer);
-}
-
-/** Recomputes the checksum of a snapshot edited in place (so that the range checks are what catch the edit). */
-function reseal(w: Uint32Array): Uint8Array {
-  const lanes = new Int32Array(2);
-  snapshotChecksum(w, 0, w.length, lanes);
-  w[H_CHECK1] = lanes[LANE1];
-  w[H_CHECK2] = lanes[LANE2];
-  return new Uint8Array(w.buffer);
-}
-
-/** The section offsets of a snapshot, from its header. */
-function layoutOf(w: Uint32Array): SnapshotLayout {
-  const l = new SnapshotLayout();
-  l.contacts = w[H_CONTACTS];
-  l.ended = w[H_ENDED];
-  l.touching = w[H_TOUCHING];
-  l.explicit = w[H_EXPLICIT];
-  l.filters = w[H_FILTERS];
-  l.bodyF64 = w[H_BODY_F64];
-  l.purge = w[H_PURGE];
-  layoutSections(l);
-  return l;
 }
 
 /** A field name and an in-place edit of a snapshot's words that corrupts it. */

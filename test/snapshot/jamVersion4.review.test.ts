@@ -13,7 +13,7 @@ import {
 } from '../../src/index.js';
 import { internalsOf } from '../../src/physics/internal.js';
 import { jamMark } from '../../src/response/jam.js';
-import { expectJamRejected, jamWords, toVersion4 } from '../support/snapshotVersion4.js';
+import { expectJamRejected, jamWords, toVersion4 } from '../support/snapshotEdits.js';
 
 /**
  * A column of 8 balls, every other one with friction, every third with a filter group, in the

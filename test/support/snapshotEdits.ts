@@ -1,7 +1,8 @@
 /**
- * The version-4 form of a version-5 snapshot (before the jam mark, docs/snapshots.md), for the
- * tests of the version-4 reader: each Response record's jam word dropped, the sections after the
- * body records moved up, the header's version, body words, total and checksum rewritten.
+ * Edits of snapshots for the tests of the reader: the section layout read from a header, the
+ * checksum recomputed after an edit in place, the version-4 form of a version-5 snapshot (before
+ * the jam mark, docs/snapshots.md), and the check that a restore rejects a snapshot with nothing
+ * changed.
  */
 import { expect } from 'vitest';
 import { hashPhysicsState, restoreSnapshot, SnapshotMismatchError, type Physics } from '../../src/index.js';
@@ -14,6 +15,29 @@ import {
   HEADER_BYTES, layoutSections, SnapshotLayout,
 } from '../../src/snapshot/format.js';
 import { LANE1, LANE2 } from '../../src/math/hashMixer.js';
+
+/** The section offsets of a snapshot, from its header words `w`. */
+export function layoutOf(w: Uint32Array): SnapshotLayout {
+  const l = new SnapshotLayout();
+  l.contacts = w[H_CONTACTS];
+  l.ended = w[H_ENDED];
+  l.touching = w[H_TOUCHING];
+  l.explicit = w[H_EXPLICIT];
+  l.filters = w[H_FILTERS];
+  l.bodyF64 = w[H_BODY_F64];
+  l.purge = w[H_PURGE];
+  layoutSections(l);
+  return l;
+}
+
+/** Recomputes the checksum of snapshot words `w` edited in place (so that the range checks are what catch an edit). */
+export function reseal(w: Uint32Array): Uint8Array {
+  const lanes = new Int32Array(2);
+  snapshotChecksum(w, 0, w.length, lanes);
+  w[H_CHECK1] = lanes[LANE1];
+  w[H_CHECK2] = lanes[LANE2];
+  return new Uint8Array(w.buffer, w.byteOffset, w.byteLength);
+}
 
 /** Index (float64 word) of each Response record's jam word in a version-5 snapshot of `physics` (default options). */
 export function jamWords(physics: Physics): number[] {
@@ -33,15 +57,8 @@ export function jamWords(physics: Physics): number[] {
 /** The version-4 form of version-5 snapshot `u32` of `physics`: the jam words dropped, later sections moved up, header rewritten. */
 export function toVersion4(physics: Physics, u32: Uint32Array): ArrayBuffer {
   const f64 = new Float64Array(u32.buffer, u32.byteOffset, u32.length / 2);
-  const l = new SnapshotLayout();
-  l.contacts = u32[H_CONTACTS];
-  l.ended = u32[H_ENDED];
-  l.touching = u32[H_TOUCHING];
-  l.explicit = u32[H_EXPLICIT];
-  l.filters = u32[H_FILTERS];
-  l.bodyF64 = u32[H_BODY_F64];
-  l.purge = u32[H_PURGE];
-  expect(layoutSections(l)).toBe(u32[H_TOTAL]);
+  const l = layoutOf(u32);
+  expect(l.total).toBe(u32[H_TOTAL]);
   const drop = new Set(jamWords(physics));
   const words: number[] = [];
   for (let j = HEADER_BYTES / 8; j < HEADER_BYTES / 8 + l.bodyF64; j++) if (!drop.has(j)) words.push(f64[j]);
@@ -54,19 +71,15 @@ export function toVersion4(physics: Physics, u32: Uint32Array): ArrayBuffer {
   o32[H_VERSION_OPTIONS] = (4 << 24) | (u32[H_VERSION_OPTIONS] & 0xffffff);
   o32[H_BODY_F64] = words.length;
   o32[H_TOTAL] = out.byteLength;
-  const lanes = new Int32Array(2);
-  snapshotChecksum(o32, 0, o32.length, lanes);
-  o32[H_CHECK1] = lanes[LANE1];
-  o32[H_CHECK2] = lanes[LANE2];
+  reseal(o32);
   return out;
 }
 
 /**
- * Restores `buf` into `physics` (unverified) and expects it rejected for a bad jam mark: a
- * `SnapshotMismatchError` naming `bodies.jam`, body record `index` and entity `eid`, with nothing
- * changed (the state hash as before).
+ * Restores `buf` into `physics` (unverified) and expects it rejected: a `SnapshotMismatchError`
+ * naming `field`, with nothing changed (the state hash as before). Returns the error.
  */
-export function expectJamRejected(physics: Physics, buf: ArrayBuffer, index: number, eid: number): void {
+export function expectRestoreRejected(physics: Physics, buf: ArrayBuffer, field: string): SnapshotMismatchError {
   const h = hashPhysicsState(physics);
   let err: unknown;
   try {
@@ -75,8 +88,14 @@ export function expectJamRejected(physics: Physics, buf: ArrayBuffer, index: num
     err = e;
   }
   expect(err).toBeInstanceOf(SnapshotMismatchError);
-  expect((err as SnapshotMismatchError).field).toBe('bodies.jam');
-  expect((err as SnapshotMismatchError).index).toBe(index);
-  expect(String(err)).toContain(`entity ${eid}`);
+  expect((err as SnapshotMismatchError).field).toBe(field);
   expect(hashPhysicsState(physics)).toBe(h);
+  return err as SnapshotMismatchError;
+}
+
+/** {@link expectRestoreRejected} for a bad jam mark: `bodies.jam`, body record `index`, entity `eid`. */
+export function expectJamRejected(physics: Physics, buf: ArrayBuffer, index: number, eid: number): void {
+  const err = expectRestoreRejected(physics, buf, 'bodies.jam');
+  expect(err.index).toBe(index);
+  expect(String(err)).toContain(`entity ${eid}`);
 }
