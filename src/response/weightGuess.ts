@@ -199,24 +199,29 @@ function ownerImpulses(s: ResponseState, b: number, i0: number, i1: number): voi
         size--;
         break;
       }
-      let alpha = 1;
+      let alpha = 1, first = -1;
       for (let k = 0; k < size; k++) {
         if (z[k] > 0) continue;
         const l = f[CON_SLOTS * set[k] + CON_ACC];
-        const t = l / (l - z[k]);
-        if (t < alpha) alpha = t;
+        const t = l > 0 ? l / (l - z[k]) : 0;
+        if (first < 0 || t < alpha) {
+          alpha = t;
+          first = k;
+        }
       }
-      if (alpha === 1) {
+      if (first < 0) {
         for (let k = 0; k < size; k++) f[CON_SLOTS * set[k] + CON_ACC] = z[k];
         break;
       }
-      // Move toward z until the first impulse reaches 0 and drop the ones at 0 (the newest, when its
-      // own solution is not positive, for good: it entered with a positive gradient, so that is rounding).
+      // Move toward z until the first impulse reaches 0 and drop it and any other at 0 (the newest,
+      // when its own solution is not positive, for good: it entered with a positive gradient, so that
+      // is rounding). The one that set the step is dropped whatever rounding left of it, so the loop
+      // ends: each round drops one.
       let kept = 0;
       for (let k = 0; k < size; k++) {
         const c = set[k], o = CON_SLOTS * c + CON_ACC;
         const l = f[o] + alpha * (z[k] - f[o]);
-        if (l > 0) {
+        if (l > 0 && k !== first) {
           f[o] = l;
           set[kept++] = c;
         } else {
