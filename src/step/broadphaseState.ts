@@ -49,6 +49,13 @@ export interface BroadphaseState {
    */
   staticCells: CellTable;
   /**
+   * Bytes of `staticCells`' cells and entries (4 each) above which the sphere queries read their
+   * cells ahead (findPairs.ts, `touchTable`): `TOUCH_BYTES` unless a test lowers it.
+   */
+  touchBytes: number;
+  /** Spheres whose cells were read ahead this tick (a count for the tests: no result depends on it). */
+  touched: number;
+  /**
    * Per static grid slot, `STATIC_SHAPE` numbers (pairTest.ts): the box's centre, rotation as
    * `loadBox` normalises it, half extents, recorded when bucketed (for the queries' exact test).
    */
@@ -72,6 +79,13 @@ export interface BroadphaseState {
   /** Scratch of the broadphase: this tick's box–box candidate pairs before the merge (boxPairs.ts). */
   boxPairs: PairList;
 }
+
+/**
+ * Default `touchBytes`. The arena (docs/benchmarks.md): 7.9 MB at 1,000,000 spheres (the tick
+ * 0.83–0.86 with the reads ahead), 2.4 MB at 300,000 (0.97 and 1.09 with them forced), 0.8 MB at
+ * 100,000 (1.01–1.02 forced): below a few MB the table stays in cache.
+ */
+export const TOUCH_BYTES = 4 << 20;
 
 /** Numbers per box in `staticInputs`. */
 export const STATIC_INPUTS = 10;
@@ -112,6 +126,8 @@ export function createBroadphaseState(cellSize: number | undefined, contactBudge
     staticInputs: new Float64Array(0),
     staticDirty: true,
     staticCells: createCellTable(),
+    touchBytes: TOUCH_BYTES,
+    touched: 0,
     staticShapes: new Float64Array(0),
     dynamicGrid: createGrid(cellSize ?? 1),
     query: createQueryOut(),
