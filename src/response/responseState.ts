@@ -123,12 +123,23 @@ export interface ResponseState {
    */
   conNear: Uint8Array;
   conCount: number;
-  /** Start-of-tick solve, the weight guess (solver.ts): contacts with a supported body, ordered from the top down, and their keys (its height). */
+  /**
+   * Start-of-tick solve, the weight guess (weightGuess.ts), per contact: the contacts ordered from
+   * the top down, their owner's height (key), their owner, and a mark of the owner's least squares.
+   */
   conOrder: Int32Array;
   conKey: Float64Array;
-  /** Per body: the weight it passes to its supports in the guess, and the sum of its supports' (n · up)². */
-  load: Float64Array;
-  supportSum: Float64Array;
+  conOwner: Int32Array;
+  conMark: Uint8Array;
+  /** Per contact: the impulse it alone would take to stop its owner approaching its partner (weightGuess.ts). */
+  conDemand: Float64Array;
+  /** Per body, 3 slots: the velocity the guess assumes it held at by its contacts (weightGuess.ts). */
+  held: Float64Array;
+  /** The guess's least squares: its active contacts (at most 3), their impulses, their normals (3 × 3), the owner's largest demand. */
+  guessSet: Int32Array;
+  guessZ: Float64Array;
+  guessN: Float64Array;
+  guessScale: Float64Array;
   /** Per body: 1 when the start-of-tick solve changed its velocity. */
   solved: Uint8Array;
   /**
@@ -278,8 +289,14 @@ export function createResponseState(capacity: number): ResponseState {
     conCount: 0,
     conOrder: new Int32Array(n),
     conKey: new Float64Array(n),
-    load: new Float64Array(capacity),
-    supportSum: new Float64Array(capacity),
+    conOwner: new Int32Array(n),
+    conMark: new Uint8Array(n),
+    conDemand: new Float64Array(n),
+    held: new Float64Array(3 * capacity),
+    guessSet: new Int32Array(4),
+    guessZ: new Float64Array(4),
+    guessN: new Float64Array(12),
+    guessScale: new Float64Array(1),
     solved: new Uint8Array(capacity),
     jam: new Uint8Array(capacity),
     jamList: new Int32Array(n),
@@ -332,8 +349,7 @@ export function responseReserveBodies(s: ResponseState, maxEid: number): void {
     s.planes = grow(s.planes, cap * PLANE_SLOTS);
     s.head = grow(s.head, cap, -1);
     s.solved = grow(s.solved, cap);
-    s.load = grow(s.load, cap);
-    s.supportSum = grow(s.supportSum, cap);
+    s.held = grow(s.held, 3 * cap);
     s.jam = grow(s.jam, cap);
     s.capacity = cap;
   }
@@ -383,4 +399,7 @@ export function reserveConstraint(s: ResponseState): void {
   s.conNear = grow(s.conNear, cap);
   s.conOrder = grow(s.conOrder, cap);
   s.conKey = grow(s.conKey, cap);
+  s.conOwner = grow(s.conOwner, cap);
+  s.conMark = grow(s.conMark, cap);
+  s.conDemand = grow(s.conDemand, cap);
 }

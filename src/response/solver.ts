@@ -9,7 +9,7 @@
  * the rest threshold (e: BOUNCE restitution against obstacles, the larger restitution of two
  * dynamic spheres), else 0, or with gravity the speed that gives back a small overlap of two dynamic
  * spheres (`separateTarget`); a STOP body approaching an obstacle is stopped first. With gravity the
- * passes start from the weight each contact carries at rest (`guessWeights`) instead of 0. What the
+ * passes start from the weight each contact carries at rest (`guessWeights`, weightGuess.ts) instead of 0. What the
  * passes leave approaching is resolved as impacts by the events. World frame; normals from partner
  * to body.
  * @module
@@ -17,11 +17,11 @@
 import { ResponseMode } from '../../components/index.js';
 import { internalsOf } from '../physics/internal.js';
 import { BodyFlags, type Physics } from '../physics/physicsTypes.js';
-import { heapSort } from '../math/heapSort.js';
 import { frictionContact, pairFriction } from './friction.js';
 import { PUSH_EPS, REST_SKIN } from './predict.js';
 import { inverseMass, restitutionOf } from './react.js';
-import { CON_ACC, CON_MU, CON_SLOTS, CON_TX, DYNAMIC, reserveConstraint, type ResponseState } from './responseState.js';
+import { CON_MU, CON_SLOTS, CON_TX, DYNAMIC, reserveConstraint, type ResponseState } from './responseState.js';
+import { guessWeights } from './weightGuess.js';
 
 /** Most passes over the contacts per tick. */
 export const SOLVER_SWEEPS = 128;
@@ -30,11 +30,6 @@ export const SOLVER_SWEEPS = 128;
  * speed (or of the rest speed) in a pass.
  */
 export const SOLVER_TOL = 1e-6;
-/**
- * A contact whose normal has a component along "up" (−gravity, unit) above this is a support of its
- * upper body in the weight guess (`guessWeights`); walls and ceilings are not.
- */
-export const SUPPORT_EPS = 1e-6;
 /** Slots of `ResponseState.solverScale`: the largest approach speed of the contacts, the largest velocity change of the last pass. */
 const S_APPROACH = 0, S_CHANGE = 1;
 
@@ -116,100 +111,6 @@ function separateTarget(physics: Physics, s: ResponseState, c: number): void {
   if (!(d > round) || d > REST_SKIN * ra + round) return;
   const k = d / physics.dt, o = CON_SLOTS * c + 4;
   if (k > s.conF[o]) s.conF[o] = k;
-}
-
-/** Whether contact `a` comes after contact `b` in the guess's order: lower upper body, then higher index. */
-function belowOrLater(s: ResponseState, a: number, b: number): boolean {
-  const ka = s.conKey[a], kb = s.conKey[b];
-  return ka < kb || (ka === kb && a > b);
-}
-
-/**
- * The start of the passes with gravity: each contact's accumulated impulse starts at the share of
- * the weight it carries at rest, instead of 0 (a warm start from a static estimate, without state
- * kept across ticks; Box2D warm starts from the previous step's impulses). Up is −g/|g|. A contact
- * whose normal n (partner → body) has c = |n · up| > SUPPORT_EPS supports its upper body (the body
- * when n · up > 0, the dynamic partner when n · up < 0). Going down the bodies by height, a body's
- * load L (an impulse over the tick: mass × length units per second) is its own weight impulse
- * m · max(0, s) · |g| · dt / (1 + c_d · dt) (s its gravity scale, c_d its damping: the velocity
- * one tick of gravity gives a body at rest) plus the vertical impulse of the contacts it supports;
- * each of its supports gets λ = L c / max(1, Σ c²) over its supports (when Σ c² ≥ 1, Σ λ c = L:
- * vertical balance, exact for one vertical support and for supports placed symmetrically; below,
- * less: never more than L, so that a body on steep supports is not launched by L / c, as it was
- * with Σ c² alone: 42 u/s in a pit of 1,000 balls) and passes λ c down to a dynamic partner. The impulses are applied to the velocities, then the passes correct them (the projected
- * Gauss–Seidel iteration converges to the same solution from any start ≥ 0). Gauss–Seidel from 0
- * needs about n² passes on a chain of n contacts (it diffuses the weight along the chain: a
- * column of 10 balls left 2 % of the weight approaching after the 128 passes, which became
- * impacts at time 0 that used up every ball's budget); from this start a resting column or stack
- * is solved before the first pass, which finds nothing to change.
- */
-function guessWeights(physics: Physics, s: ResponseState): void {
-  const g = internalsOf(physics).gravity;
-  const gl = Math.sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
-  const ux = -g[0] / gl, uy = -g[1] / gl, uz = -g[2] / gl;
-  const { Position: p, Velocity: v } = physics.components;
-  const { load, supportSum, conOrder: order, conKey: key, pair } = s;
-  for (let c = 0; c < s.conCount; c++) {
-    const a = s.conA[c], x = s.conB[c];
-    startLoad(physics, s, a);
-    if (s.state[x] === DYNAMIC) startLoad(physics, s, x);
-  }
-  let m = 0;
-  for (let c = 0; c < s.conCount; c++) {
-    const o = CON_SLOTS * c;
-    const cu = s.conF[o] * ux + s.conF[o + 1] * uy + s.conF[o + 2] * uz;
-    const a = s.conA[c], x = s.conB[c];
-    const upper = cu > SUPPORT_EPS ? a : cu < -SUPPORT_EPS && s.state[x] === DYNAMIC ? x : -1;
-    if (upper < 0) continue;
-    supportSum[upper] += cu * cu;
-    key[c] = p.x[upper] * ux + p.y[upper] * uy + p.z[upper] * uz;
-    order[m++] = c;
-  }
-  if (m === 0) return;
-  heapSort(s, belowOrLater, order, m);
-  // From the top down (heapSort puts the contacts of lower bodies after).
-  for (let i = 0; i < m; i++) {
-    const c = order[i], o = CON_SLOTS * c;
-    const a = s.conA[c], x = s.conB[c];
-    const nx = s.conF[o], ny = s.conF[o + 1], nz = s.conF[o + 2];
-    const cu = nx * ux + ny * uy + nz * uz;
-    const up = cu > 0, cc = up ? cu : -cu;
-    const upper = up ? a : x, lower = up ? x : a;
-    const sum = supportSum[upper];
-    const lam = (load[upper] * cc) / (sum > 1 ? sum : 1);
-    if (!(lam > 0)) continue;
-    s.conF[o + CON_ACC] = lam;
-    if (lower === a || s.state[lower] === DYNAMIC) load[lower] += lam * cc;
-    inverseMass(physics, a, pair, 2);
-    const ia = pair[2];
-    v.x[a] += lam * ia * nx;
-    v.y[a] += lam * ia * ny;
-    v.z[a] += lam * ia * nz;
-    s.solved[a] = 1;
-    if (s.state[x] !== DYNAMIC) continue;
-    inverseMass(physics, x, pair, 3);
-    const ix = pair[3];
-    v.x[x] -= lam * ix * nx;
-    v.y[x] -= lam * ix * ny;
-    v.z[x] -= lam * ix * nz;
-    s.solved[x] = 1;
-  }
-}
-
-/**
- * Starts the load of dynamic body `eid` at its weight impulse over the tick (see `guessWeights`;
- * |g| dt is half the rest speed `s.rest[0]`) and its supports' sum at 0.
- */
-function startLoad(physics: Physics, s: ResponseState, eid: number): void {
-  const r = physics.components.Response;
-  const scale = r.gravityScale[eid];
-  s.supportSum[eid] = 0;
-  if (!(scale > 0)) {
-    s.load[eid] = 0;
-    return;
-  }
-  inverseMass(physics, eid, s.pair, 4);
-  s.load[eid] = (scale * 0.5 * s.rest[0]) / (s.pair[4] * (1 + physics.dt * r.damping[eid]));
 }
 
 /**

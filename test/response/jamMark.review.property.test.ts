@@ -20,6 +20,7 @@ import {
 import { internalsOf } from '../../src/physics/internal.js';
 import { isDynamic } from '../../src/response/isDynamic.js';
 import { jamMark } from '../../src/response/jam.js';
+import { JAM_LEAN } from '../support/response.js';
 
 const RUNS = Number(process.env.JAM_RUNS ?? 80);
 
@@ -45,9 +46,10 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
 /** A V-groove, a floor and walls, and a column of `balls` (radius 0.5) stacked in the order given. */
 function build(balls: Ball[], sleep: boolean): { physics: Physics; ids: number[] } {
   const physics = createPhysics(createWorld(), { gravity: [0, -9.81, 0], capacity: 64, ...(sleep ? { sleep: { time: 0.05 } } : {}) });
-  // The V-groove of jamMark.test.ts (faces leaning 1°): a column standing in it jams every tick (a
-  // column on a flat floor no longer does); a floor and walls for the balls off the column.
-  const a = Math.PI / 180, R = 0.5, H = 0.5;
+  // The V-groove of jamMark.test.ts (faces JAM_LEAN from parallel): a column standing in it jams
+  // every tick (a column on a flat floor or in a wider groove no longer does); a floor and walls for
+  // the balls off the column.
+  const a = JAM_LEAN, R = 0.5, H = 0.5;
   for (const side of [-1, 1]) {
     const s = Math.sin((-side * a) / 2);
     addBox(physics, { position: [side * (R + H) * Math.cos(a), 0.5 - (R + H) * Math.sin(a), 0], halfExtents: [H, 10, 2], rotation: [0, 0, s, Math.cos((-side * a) / 2)] });

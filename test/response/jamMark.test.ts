@@ -6,8 +6,9 @@
  * checked: 0 or 1), and cleared when the game writes the body's Position or Velocity (helpers or
  * bitecs `set()`), when the body falls asleep, and when it is removed (bitecs recycles ids
  * last-removed-first: the body that takes the id must not inherit the mark).
- * The scene: a column of 10 balls (radius 0.5, restitution 0.3) standing in a V-groove under
- * gravity, which reaches the budget every tick, every ball of it jammed (`column` below).
+ * The scene: a column of 10 balls (radius 0.5, restitution 0.3) standing in a slot whose faces are
+ * 1e-7 rad from parallel under gravity, which reaches the budget every tick, every ball of it jammed
+ * (`column` below).
  */
 import { addComponent, addEntity, createWorld, removeEntity, set } from 'bitecs';
 import { describe, expect, it } from 'vitest';
@@ -19,19 +20,20 @@ import { internalsOf } from '../../src/physics/internal.js';
 import { jamMark } from '../../src/response/jam.js';
 import { HEADER_BYTES, RESPONSE_F64 } from '../../src/snapshot/format.js';
 import { expectJamRejected, toVersion4 } from '../support/snapshotEdits.js';
+import { JAM_LEAN } from '../support/response.js';
 
 const OPTIONS: PhysicsOptions = { gravity: [0, -9.81, 0], capacity: 64 };
 
 /**
  * A column of `n` balls (ids ascending from the bottom, the first 2) in a V-groove whose faces lean
- * 1° (as jammed.test.ts), the lowest ball at y = 0.5 touching both faces: they hold it nearly
- * horizontally, a wedge the start-of-tick solve does not converge on, so every ball reaches the
- * budget every tick, jammed. (A column on a flat floor no longer jams: the solve starts from the
- * weight each contact carries, restingChains.test.ts.) One face is added before the balls and one
+ * `JAM_LEAN` (1e-7 rad) from the vertical, the lowest ball at y = 0.5 touching both faces: they hold
+ * it horizontally, a wedge too close to parallel for the start-of-tick solve, so every ball reaches
+ * the budget every tick, jammed. (A column on a flat floor, or in a groove leaning 0.5° or more, no
+ * longer jams: the solve starts from the impulse each contact takes at rest, restingChains.test.ts.) One face is added before the balls and one
  * after, so that the balls' ids and snapshot records are those of a column on one floor box.
  */
 function column(physics: Physics, n: number): number[] {
-  const a = Math.PI / 180, R = 0.5, H = 0.5;
+  const a = JAM_LEAN, R = 0.5, H = 0.5;
   const face = (side: number): void => {
     const s = Math.sin((-side * a) / 2);
     addBox(physics, { position: [side * (R + H) * Math.cos(a), 0.5 - (R + H) * Math.sin(a), 0], halfExtents: [H, 3 + n, 2], rotation: [0, 0, s, Math.cos((-side * a) / 2)] });
@@ -128,7 +130,7 @@ describe('the jam mark in snapshots', () => {
     }
     return out;
   };
-  /** A column of 10 standing in the V-groove (every ball jammed from the first tick). */
+  /** A column of 10 standing in the near-parallel V-groove (every ball jammed from the first tick). */
   const standing = (): { physics: Physics; ids: number[] } => {
     const physics = createPhysics(createWorld(), OPTIONS);
     return { physics, ids: column(physics, 10) };

@@ -14,15 +14,16 @@ import {
 import { internalsOf } from '../../src/physics/internal.js';
 import { jamMark } from '../../src/response/jam.js';
 import { expectJamRejected, jamWords, toVersion4 } from '../support/snapshotEdits.js';
+import { JAM_LEAN } from '../support/response.js';
 
 /**
  * A column of 8 balls, every other one with friction, every third with a filter group, in the
- * V-groove of jamMark.test.ts (faces leaning 1°: every ball jammed every tick; a column on a flat
- * floor no longer jams), one face added before the balls and one after.
+ * V-groove of jamMark.test.ts (faces JAM_LEAN from parallel: every ball jammed every tick; a column
+ * on a flat floor or in a wider groove no longer jams), one face added before the balls and one after.
  */
 function column(): { physics: Physics; ids: number[] } {
   const physics = createPhysics(createWorld(), { gravity: [0, -9.81, 0], capacity: 64 });
-  const a = Math.PI / 180, R = 0.5, H = 0.5;
+  const a = JAM_LEAN, R = 0.5, H = 0.5;
   const face = (side: number): void => {
     const s = Math.sin((-side * a) / 2);
     addBox(physics, { position: [side * (R + H) * Math.cos(a), 0.5 - (R + H) * Math.sin(a), 0], halfExtents: [H, 11, 2], rotation: [0, 0, s, Math.cos((-side * a) / 2)] });

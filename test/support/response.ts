@@ -51,3 +51,13 @@ export function vel(physics: Physics, eid: number): V3 {
 
 export const dot = (a: V3, b: V3): number => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 export const len = (a: V3): number => Math.hypot(a[0], a[1], a[2]);
+
+/**
+ * The lean (radians from the vertical) of the faces of the slot the jam-mark tests stand a column
+ * in: faces this close to parallel (within 1e-6 rad: the weight guess's `DEPENDENT`, weightGuess.ts)
+ * hold the lowest ball by impulses of about L / (2 × 1e-7), which the guess leaves to the sweeps and
+ * the sweeps do not reach, so every ball of the column reaches the budget every tick, jammed
+ * (docs/response.md, Limits). A groove whose faces lean 0.5° or more no longer jams
+ * (restingChains.test.ts).
+ */
+export const JAM_LEAN = 1e-7;
