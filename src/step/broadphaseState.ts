@@ -81,11 +81,12 @@ export interface BroadphaseState {
 }
 
 /**
- * Default `touchBytes`. The arena (docs/benchmarks.md): 7.9 MB at 1,000,000 spheres (the tick
- * 0.83–0.86 with the reads ahead), 2.4 MB at 300,000 (0.97 and 1.09 with them forced), 0.8 MB at
- * 100,000 (1.01–1.02 forced): below a few MB the table stays in cache.
+ * Default `touchBytes`. The arena's tick with the reads ahead forced against without, the same
+ * tree side by side (docs/benchmarks.md): 1.054 at 10,000 spheres (a table of 0.08 MiB), 0.98–0.99
+ * at 100,000 (0.78 MiB), 0.96 at 150,000 (1.18 MiB), 0.95 at 200,000, 0.92 at 300,000, 0.82 at
+ * 500,000 and 700,000; against the tree before, 0.83–0.86 at 1,000,000 (7.6 MiB).
  */
-export const TOUCH_BYTES = 4 << 20;
+export const TOUCH_BYTES = 1 << 20;
 
 /** Numbers per box in `staticInputs`. */
 export const STATIC_INPUTS = 10;
