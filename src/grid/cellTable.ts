@@ -168,7 +168,9 @@ export function cellTableBuild(t: CellTable, grid: Grid): void {
   const cells = frameItems(t, n);
   if (!(cells <= TABLE_CELLS_PER_ENTRY * entries + TABLE_MIN_CELLS && cells <= TABLE_MAX_CELLS)) return;
   if (t.start.length < cells + 1) t.start = new Int32Array(Math.max(cells + 1, 2 * t.start.length));
-  if (t.items.length < entries) t.items = growArray(t.items, Math.max(entries, 2 * t.items.length));
+  // One more than the entries: `items[start[c]]` is read for an empty last cell too (findPairs.ts, touchTable).
+  if (t.items.length < entries + 1) t.items = growArray(t.items, Math.max(entries + 1, 2 * t.items.length));
+  t.items[entries] = 0;
   t.start.fill(0, 0, cells + 1);
   countEntries(t, n);
   t.start[cells] = prefixSums(t.start, cells);

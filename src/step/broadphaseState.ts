@@ -49,6 +49,13 @@ export interface BroadphaseState {
    */
   staticCells: CellTable;
   /**
+   * Bytes of `staticCells`' cells and entries (4 each) above which the sphere queries read their
+   * cells ahead (findPairs.ts, `touchTable`): `TOUCH_BYTES` unless a test lowers it.
+   */
+  touchBytes: number;
+  /** Spheres whose cells were read ahead this tick (a count for the tests: no result depends on it). */
+  touched: number;
+  /**
    * Per static grid slot, `STATIC_SHAPE` numbers (pairTest.ts): the box's centre, rotation as
    * `loadBox` normalises it, half extents, recorded when bucketed (for the queries' exact test).
    */
@@ -72,6 +79,14 @@ export interface BroadphaseState {
   /** Scratch of the broadphase: this tick's box–box candidate pairs before the merge (boxPairs.ts). */
   boxPairs: PairList;
 }
+
+/**
+ * Default `touchBytes`. The arena's tick with the reads ahead forced against without, the same
+ * tree side by side (docs/benchmarks.md): 1.054 at 10,000 spheres (a table of 0.08 MiB), 0.98–0.99
+ * at 100,000 (0.78 MiB), 0.96 at 150,000 (1.18 MiB), 0.95 at 200,000, 0.92 at 300,000, 0.82 at
+ * 500,000 and 700,000; against the tree before, 0.83–0.86 at 1,000,000 (7.6 MiB).
+ */
+export const TOUCH_BYTES = 1 << 20;
 
 /** Numbers per box in `staticInputs`. */
 export const STATIC_INPUTS = 10;
@@ -112,6 +127,8 @@ export function createBroadphaseState(cellSize: number | undefined, contactBudge
     staticInputs: new Float64Array(0),
     staticDirty: true,
     staticCells: createCellTable(),
+    touchBytes: TOUCH_BYTES,
+    touched: 0,
     staticShapes: new Float64Array(0),
     dynamicGrid: createGrid(cellSize ?? 1),
     query: createQueryOut(),

@@ -203,6 +203,39 @@ function querySliced(physics: Physics, eid: number, f: number, hasDynamic: boole
   else emitBoxPairs(physics, eid);
 }
 
+/** Spheres per block of `touchTable` (their cells' lines stay in the core's cache until visited). */
+const TOUCH_BLOCK = 256;
+/** `touchTable`'s sink, so its loads are kept. */
+const touchSink = new Int32Array(1);
+
+/**
+ * Reads the dense table's cell start and first entry of the centres of spheres `from .. to`
+ * before they are queried. The query loop waits for each sphere's misses in turn: its branches
+ * depend on the loaded cell (entry counts, bounds tests), and a mispredicted branch on a value
+ * still in flight discards the work after it, so the next sphere's misses start only then. This
+ * short loop's loads do not steer its branches, so those of many spheres are in flight at once
+ * (group prefetching: Chen, Ailamaki, Gibbons, Mowry, "Improving hash join performance through
+ * prefetching", ICDE 2004). Reads only: no result depends on it. Also reading each first entry's
+ * box bounds, or every entry's (a loop over the cell), measured slower (docs/benchmarks.md).
+ */
+function touchTable(physics: Physics, from: number, to: number): void {
+  const internal = internalsOf(physics);
+  const table = internal.broadphase.staticCells;
+  const flags = internal.flags;
+  const { x: px, y: py, z: pz } = physics.components.Position;
+  const tinv = table.frame[CT_INV], tox = table.ox, toy = table.oy, toz = table.oz, tnx = table.nx, tny = table.ny, tnz = table.nz;
+  const tstart = table.start, titems = table.items;
+  let sink = 0;
+  for (let eid = from; eid < to; eid++) {
+    if ((flags[eid] & SPHERE) === 0) continue;
+    const rx = Math.floor(px[eid] * tinv) - tox, ry = Math.floor(py[eid] * tinv) - toy, rz = Math.floor(pz[eid] * tinv) - toz;
+    if (!(rx >= 0 && rx < tnx && ry >= 0 && ry < tny && rz >= 0 && rz < tnz)) continue;
+    sink += titems[tstart[(rx * tny + ry) * tnz + rz]];
+  }
+  touchSink[0] = sink;
+  internal.broadphase.touched += to - from;
+}
+
 /**
  * Every sphere's queries. The common case (a motion no longer than a cell: one slice) is inline:
  * the swept bounds as `sweptSphereBounds` (bodyReads.ts) writes them, one lookup per grid (with only
@@ -235,7 +268,11 @@ function querySpheres(physics: Physics): number {
   const { pairs, testedContacts, staticShapes: shapes, contactBudget: budget } = bp;
   const { group, mask } = physics.components.CollisionFilter;
   let queries = 0;
+  bp.touched = 0;
+  // Read ahead once the table outgrows the cache (`BroadphaseState.touchBytes`): integers only.
+  const touch = tableOn && 4 * (table.nx * table.ny * table.nz + table.start[table.nx * table.ny * table.nz]) > bp.touchBytes;
   for (let eid = 1; eid <= maxEid; eid++) {
+    if (touch && (eid & (TOUCH_BLOCK - 1)) === 1) touchTable(physics, eid, Math.min(eid + TOUCH_BLOCK, maxEid + 1));
     const f = flags[eid];
     // Dynamic spheres (Response) find their candidates as they move (src/response).
     if ((f & SPHERE) === 0 || (f & (MOVING | RESPONSE | BOX)) === (MOVING | RESPONSE)) continue;

@@ -114,6 +114,22 @@ describe('cellTable', () => {
     expect(built).toBeGreaterThan(100);
   });
 
+  it('holds one entry more than it fills, so a cell\'s first entry can be read for every cell, also an empty last one', () => {
+    fc.assert(fc.property(
+      fc.array(box, { minLength: 1, maxLength: 40 }),
+      fc.double({ min: 1, max: 8, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }),
+      (items, cell, marginShare) => {
+        const { g, t } = build(items, cell, marginShare * cell, cell);
+        if (!t.usable) return;
+        const cells = t.nx * t.ny * t.nz;
+        expect(t.items.length).toBeGreaterThan(t.start[cells]);
+        // The entry past the last is a valid slot.
+        expect(t.items[t.start[cells]]).toBeGreaterThanOrEqual(0);
+        expect(t.items[t.start[cells]]).toBeLessThan(g.count);
+      },
+    ), { numRuns: 100 });
+  });
+
   it('a query within the margin always falls in one cell, and outside the table meets nothing', () => {
     const items: B[] = [[0, 0, 0, 2, 2, 2], [5, 5, 5, 6, 7, 8]];
     const { g, t } = build(items, 2, 1, 2);

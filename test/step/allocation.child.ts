@@ -15,12 +15,15 @@ import { addComponent } from 'bitecs';
 import { ResponseMode, runBroadphase, runIntegrate, runNarrowphase, setVelocity } from '../../src/index.js';
 import { buildArena } from '../../src/scenes/buildArena.js';
 import { buildGas } from '../../src/scenes/gas.js';
+import { internalsOf } from '../../src/physics/internal.js';
 import { bestWindow, createHeapWindow } from '../support/heapWindow.js';
 
 const config = JSON.parse(process.argv[2] ?? '{}') as {
   spheres?: number; contactComponent?: boolean; sphereSphere?: boolean; movingBoxes?: boolean; response?: boolean; ticks?: number; warmup?: number; windows?: number;
   /** The bouncing gas (src/scenes/gas.ts, every sphere dynamic at 20 radii per tick: the response's path grid) instead of the arena; it has no Contact component (say `contactComponent: false`). */
   gas?: boolean;
+  /** The sphere queries read the static cell table ahead whatever its size (findPairs.ts `touchTable`, `BroadphaseState.touchBytes` 0). */
+  touchAhead?: boolean;
   /** Bytes per call (the test's bound) above which a phase is re-warmed and measured again (bestWindow). */
   settleBelow?: number;
 };
@@ -34,6 +37,7 @@ const arena = config.gas
     sphereSphere: config.sphereSphere ?? false,
     physics: { contactComponent: config.contactComponent ?? true },
   });
+if (config.touchAhead) internalsOf(arena.physics).broadphase.touchBytes = 0;
 // Moving boxes take the per-tick path of dynamic bodies (validation, swept bounds, dynamic grid).
 if (config.movingBoxes) for (const b of arena.boxIds) setVelocity(arena.physics, b, [0.5, -0.25, 0.125]);
 // Every sphere dynamic (BOUNCE, restitution 1): the collision response runs inside the narrowphase.

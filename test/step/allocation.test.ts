@@ -47,6 +47,9 @@ describe('allocation', () => {
   // The bouncing gas: the response's path grid (on when spheres reach beyond 4 radii a tick), its bucket table and pieces.
   const gas = response.catch(() => undefined).then(() => measure({ gas: true, spheres: 250, contactComponent: false, warmup: 2000, ticks: 100, windows: 6 }));
   gas.catch(() => undefined);
+  // The reads ahead of the static cell table (on by themselves above 4 MB of table, forced here).
+  const touchAhead = movingBoxes.catch(() => undefined).then(() => measure({ spheres: 1000, contactComponent: false, touchAhead: true }));
+  touchAhead.catch(() => undefined);
   // Rejections are reported by the tests that await them, not as unhandled.
   withComponent.catch(() => undefined);
   withoutComponent.catch(() => undefined);
@@ -59,6 +62,14 @@ describe('allocation', () => {
     report(`[allocation] contactComponent: false: tick ${f(r.tick)}; broadphase ${f(r.broadphase)}; narrowphase ${f(r.narrowphase)}; integrate ${f(r.integrate)}; measurement overhead ${r.overheadBytes} B/window`);
     // The measurement is only valid when no GC ran inside the window (a GC would hide allocation).
     expect(r.tick.gcsInBestWindow, 'a GC ran inside every window: allocation exceeded the 128 MB young generation').toBe(0);
+    expect(r.tick.bytesPerCall, `windows: ${JSON.stringify(r.tick)}`).toBeLessThan(BOUND);
+  }, TIMEOUT);
+
+  it(`the sphere queries reading the static cell table ahead (findPairs.ts touchTable) allocate nothing: < ${BOUND} B/tick`, async () => {
+    const r = await touchAhead;
+    report(`[allocation] reads ahead forced, contactComponent: false: tick ${f(r.tick)}; broadphase ${f(r.broadphase)}`);
+    expect(r.tick.gcsInBestWindow).toBe(0);
+    expect(r.broadphase.bytesPerCall, `windows: ${JSON.stringify(r.broadphase)}`).toBeLessThan(BOUND);
     expect(r.tick.bytesPerCall, `windows: ${JSON.stringify(r.tick)}`).toBeLessThan(BOUND);
   }, TIMEOUT);
 
