@@ -95,7 +95,8 @@ export function guessWeights(physics: Physics, s: ResponseState): void {
     let j = i + 1;
     while (j < n && owner[order[j]] === b) j++;
     if (demands(physics, s, b, i, j)) {
-      ownerImpulses(s, b, i, j);
+      if (j === i + 1) oneContact(s, b, order[i]);
+      else ownerImpulses(s, b, i, j);
       capDynamic(physics, s, b, i, j);
       applyImpulses(physics, s, i, j);
     }
@@ -240,6 +241,16 @@ function ownerImpulses(s: ResponseState, b: number, i0: number, i1: number): voi
       sz += l * ownNormal(s, c, b, 2);
     }
   }
+}
+
+/**
+ * `ownerImpulses` for an owner `b` with one contact `c` (a ball on a floor, on one ball), whose
+ * demand is positive (`demands`): the active set's first and only step, z = d / (n · n), the same
+ * number without its loops.
+ */
+function oneContact(s: ResponseState, b: number, c: number): void {
+  const nx = ownNormal(s, c, b, 0), ny = ownNormal(s, c, b, 1), nz = ownNormal(s, c, b, 2);
+  s.conF[CON_SLOTS * c + CON_ACC] = s.conDemand[c] / (nx * nx + ny * ny + nz * nz);
 }
 
 /**
