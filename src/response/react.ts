@@ -6,8 +6,10 @@
  *   slide planes met earlier in the tick: a velocity that enters one of them again is projected on
  *   the crease of the two planes, and stops against a third (collide-and-slide, as Fauerby's
  *   "Improved collision detection and response", 2003); `BOUNCE` u' = u − (1 + e) un n;
- * - two dynamic spheres: an impulse along n, j = −(1 + e) un / (1/ma + 1/mb), e the larger of the
- *   two restitutions (as Box2D mixes it): momentum is conserved, and kinetic energy with e = 1.
+ * - two dynamic spheres: an impulse along n, j = −(1 + e) un / (1/ma + 1/mb) on their relative
+ *   normal velocity un, e the larger of the two restitutions (as Box2D mixes it): momentum is
+ *   conserved, and kinetic energy with e = 1 (never raised). A partner past its budget (capped) stays
+ *   where it is for the rest of the tick; the rules for meeting one are in resolve.ts `processEvent`.
  * An approach slower than the rest speed `s.rest[0]` (two ticks of gravity) does not bounce (e = 0), so
  * that bodies come to rest on floors instead of hopping by one tick of gravity forever.
  * @module
@@ -127,16 +129,17 @@ export function reactObstacle(physics: Physics, s: ResponseState, a: number, e: 
 }
 
 /**
- * Exchanges the impulse of event `e` between dynamic spheres `a` (owner) and `b`. When `bAtRest`
- * (b is capped: it stays where it is for the rest of the tick, and the casts saw it at rest), the
- * approach speed is a's normal velocity alone, as the impact was found; the impulse still acts on
- * both, so momentum is conserved.
+ * Exchanges the impulse of event `e` between dynamic spheres `a` (owner) and `b`, on their relative
+ * normal velocity (momentum conserved; kinetic energy not raised, kept with e = 1). `b` may be capped
+ * (it stays where it is for the rest of the tick, its velocity kept): the caller then caps `a` too
+ * when it still approaches b's place (`approaches`), and meets a partner jammed at the last tick as
+ * an obstacle instead (resolve.ts `processEvent`).
  */
-export function reactPair(physics: Physics, s: ResponseState, a: number, b: number, e: number, bAtRest: boolean): void {
+export function reactPair(physics: Physics, s: ResponseState, a: number, b: number, e: number): void {
   const v = physics.components.Velocity;
   const o = 3 * e;
   const nx = s.evN[o], ny = s.evN[o + 1], nz = s.evN[o + 2];
-  const un = bAtRest ? v.x[a] * nx + v.y[a] * ny + v.z[a] * nz : (v.x[a] - v.x[b]) * nx + (v.y[a] - v.y[b]) * ny + (v.z[a] - v.z[b]) * nz;
+  const un = (v.x[a] - v.x[b]) * nx + (v.y[a] - v.y[b]) * ny + (v.z[a] - v.z[b]) * nz;
   if (!(un < 0)) return;
   const pair = s.pair;
   restitutionOf(physics, a, pair, 0);
@@ -158,4 +161,11 @@ export function reactPair(physics: Physics, s: ResponseState, a: number, b: numb
     pair[4] = j;
     frictionPair(physics, a, b, s.evN, o, pair);
   }
+}
+
+/** Whether dynamic `a` moves toward the partner of event `e` (its velocity along −n, n from the partner toward a). */
+export function approaches(physics: Physics, s: ResponseState, a: number, e: number): boolean {
+  const v = physics.components.Velocity;
+  const o = 3 * e;
+  return v.x[a] * s.evN[o] + v.y[a] * s.evN[o + 1] + v.z[a] * s.evN[o + 2] < 0;
 }

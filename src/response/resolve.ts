@@ -7,9 +7,10 @@
  * time; a queued prediction whose bodies changed since is stale and skipped (or, when only the
  * partner changed, the owner is predicted again). A body stops reacting after `maxIterations`
  * impacts: it stays at its last impact for the rest of the tick (leftover motion dropped), an
- * obstacle at rest for the others (with gravity, one that moved no farther than the rest skin in this
- * tick and the previous one ends the tick at rest: `stopJammed`, with the jam mark of jam.ts, after
- * the end-of-tick projection). At the end every other body moves on to the end of the tick.
+ * obstacle at rest for the casts of the others (with gravity, one that moved no farther than the rest
+ * skin in this tick and the previous one ends the tick at rest: `stopJammed`, with the jam mark of
+ * jam.ts, after the end-of-tick projection); a body that meets it is met as `processEvent` says. At
+ * the end every other body moves on to the end of the tick.
  *
  * The contacts of dynamic bodies are those of the path taken (contactRecords.ts), merged into
  * `physics.contacts`, which holds the narrowphase's contacts of the other pairs.
@@ -24,7 +25,7 @@ import { isDynamic } from './isDynamic.js';
 import { predict, predictionCap, PUSH_EPS, recordNearHeld, REST_SKIN } from './predict.js';
 import { holdSleeperContacts, recordHeld, updateSleep, wake as wakeSleeper, wakeByInput } from './sleep.js';
 import { solveContacts } from './solver.js';
-import { reactObstacle, reactPair } from './react.js';
+import { approaches, reactObstacle, reactPair } from './react.js';
 import { clearRecords, mergeRecords, recordContact, RI_DEPTH, RI_NX, RI_PX, RI_TOI } from './contactRecords.js';
 import { WHOLE_TICK } from '../grid/cells.js';
 import { gridQuerySlice } from '../grid/query.js';
@@ -208,7 +209,19 @@ function clearStaleJams(s: ResponseState): void {
   s.jamCount = 0;
 }
 
-/** Processes event `e`. */
+/**
+ * Processes event `e` (owner a, partner x): a sensor pair is recorded only; an obstacle (static or
+ * kinematic box, sleeper) gets `reactObstacle`; two dynamic spheres exchange the impulse of
+ * `reactPair` on their relative velocity. A capped partner (it stays where it is for the rest of the
+ * tick, its velocity kept) is met so that no energy is made: the impulse on the relative velocity
+ * (the impulse on a's velocity alone, as against a body at rest, pushed a capped ball whose velocity
+ * ran away from the balls hitting it with each of them: piles gained up to 0.52 of Σ m g (y + 1),
+ * balls reached 830 u/s, test/response/pileEnergy.test.ts), then a, if it still moves toward x's
+ * place, is capped where it is too (velocity kept, momentum conserved: the motion it cannot make is
+ * dropped, as x's). A capped partner jammed at the last tick too (`s.jam` 2: its velocity is what
+ * its contacts could not answer, and `stopJammed` stops it) is met as a body at rest that takes no
+ * impulse (a's reaction to a static obstacle), so that a ball resting on a jammed one is not capped.
+ */
 function processEvent(physics: Physics, s: ResponseState, e: number): void {
   const a = s.evA[e];
   const x = s.evB[e];
@@ -229,9 +242,21 @@ function processEvent(physics: Physics, s: ResponseState, e: number): void {
   recordEvent(physics, s, e, a, x, 0);
   if (xState === 0 && internalsOf(physics).sleep !== null) wakeHit(physics, s, e, a, x);
   const xNow = s.state[x];
+  const w = s.obstacleV;
+  if (xNow === CAPPED && s.jam[x] === 2) {
+    // Jammed at the last tick too: its velocity is what its contacts could not answer, not one it
+    // has; met as a body at rest that takes no impulse.
+    w[0] = w[1] = w[2] = 0;
+    reactObstacle(physics, s, a, e, w);
+    trackPath(physics, s, a);
+    changed(physics, s, a);
+    return;
+  }
   if (xNow !== 0) {
     advance(physics, s, x);
-    reactPair(physics, s, a, x, e, xNow === CAPPED);
+    reactPair(physics, s, a, x, e);
+    // A capped partner stays where it is: a that still moves toward it stays where it is too.
+    if (xNow === CAPPED && s.state[a] === DYNAMIC && approaches(physics, s, a, e)) capBody(s, a);
     trackPath(physics, s, a);
     trackPath(physics, s, x);
     changed(physics, s, a);
@@ -240,7 +265,6 @@ function processEvent(physics: Physics, s: ResponseState, e: number): void {
   }
   const v = physics.components.Velocity;
   const moving = xState === 0 && (flags[x] & MOVING) !== 0;
-  const w = s.obstacleV;
   w[0] = moving ? v.x[x] : 0;
   w[1] = moving ? v.y[x] : 0;
   w[2] = moving ? v.z[x] : 0;

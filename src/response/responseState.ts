@@ -204,12 +204,13 @@ export interface ResponseState {
 }
 
 /**
- * Constraint float slots (CON_SLOTS per contact): nx ny nz, accumulated impulse, target normal speed,
- * inverse mass sum, then the accumulated friction impulse (3) and the friction coefficient (friction.ts).
+ * Constraint float slots (CON_SLOTS per contact): nx ny nz, accumulated impulse, target normal speed
+ * of the passes, inverse mass sum, the accumulated friction impulse (3), the friction coefficient
+ * (friction.ts), then the bounce target (solver.ts `bounce`).
  */
-export const CON_SLOTS = 10;
-/** Constraint slots: accumulated normal impulse, inverse mass sum, accumulated friction impulse (3), friction coefficient. */
-export const CON_ACC = 3, CON_INV = 5, CON_TX = 6, CON_MU = 9;
+export const CON_SLOTS = 11;
+/** Constraint slots: accumulated normal impulse, inverse mass sum, accumulated friction impulse (3), friction coefficient, bounce target. */
+export const CON_ACC = 3, CON_INV = 5, CON_TX = 6, CON_MU = 9, CON_BOUNCE = 10;
 
 /** Record float slots (REC_SLOTS per record): nx ny nz depth px py pz toi. */
 export const REC_SLOTS = 8;

@@ -8,7 +8,8 @@
  * Targets: the relative normal velocity after the solve is −e × before for an approach faster than
  * the rest threshold (e: BOUNCE restitution against obstacles, the larger restitution of two
  * dynamic spheres), else 0, or with gravity the speed that gives back a small overlap of two dynamic
- * spheres (`separateTarget`); a STOP body approaching an obstacle is stopped first. With gravity the
+ * spheres (`separateTarget`); a STOP body approaching an obstacle is stopped first. The passes hold
+ * the targets of dynamic pairs; the bounce against an obstacle comes once after them (`bounce`). With gravity the
  * passes start from the weight each contact carries at rest (`guessWeights`, weightGuess.ts) instead of 0. What the
  * passes leave approaching is resolved as impacts by the events. World frame; normals from partner
  * to body.
@@ -20,8 +21,9 @@ import { BodyFlags, type Physics } from '../physics/physicsTypes.js';
 import { frictionContact, pairFriction } from './friction.js';
 import { PUSH_EPS, REST_SKIN } from './predict.js';
 import { inverseMass, restitutionOf } from './react.js';
-import { CON_MU, CON_SLOTS, CON_TX, DYNAMIC, reserveConstraint, type ResponseState } from './responseState.js';
+import { CON_BOUNCE, CON_MU, CON_SLOTS, CON_TX, DYNAMIC, reserveConstraint, type ResponseState } from './responseState.js';
 import { guessWeights } from './weightGuess.js';
+import { applyContactImpulse } from './contactImpulse.js';
 
 /** Most passes over the contacts per tick. */
 export const SOLVER_SWEEPS = 128;
@@ -82,7 +84,9 @@ function prepare(physics: Physics, s: ResponseState): void {
     const e = dyn ? (pair[0] > pair[1] ? pair[0] : pair[1]) : mode[a] === ResponseMode.BOUNCE ? pair[0] : 0;
     if (-vn > scale[S_APPROACH]) scale[S_APPROACH] = -vn;
     s.conF[o + 3] = 0;
-    s.conF[o + 4] = vn < -rest ? -e * vn : 0;
+    const target = vn < -rest ? -e * vn : 0;
+    s.conF[o + 4] = dyn ? target : 0;
+    s.conF[o + CON_BOUNCE] = dyn ? 0 : target;
     if (dyn && rest > 0) separateTarget(physics, s, c);
     s.conF[o + 5] = pair[2] + pair[3];
     s.conF[o + CON_TX] = s.conF[o + CON_TX + 1] = s.conF[o + CON_TX + 2] = 0;
@@ -135,6 +139,8 @@ function gaussSeidelPass(physics: Physics, s: ResponseState, backward: boolean):
     if (s.conF[o + CON_MU] > 0) solveFriction(physics, s, c);
     if (d === 0) continue;
     s.conF[o + 3] = next;
+    // applyContactImpulse (contactImpulse.ts) written out: the call cost this loop 6-7 % of a
+    // 1,000-ball pile's tick (docs/internals.md, rule 4).
     inverseMass(physics, a, pair, 2);
     const ia = pair[2];
     const dv = (d < 0 ? -d : d) * ia;
@@ -178,5 +184,42 @@ export function solveContacts(physics: Physics, s: ResponseState): boolean {
     gaussSeidelPass(physics, s, (k & 1) === 1);
     if (s.solverScale[S_CHANGE] <= tol) break;
   }
+  bounce(physics, s);
   return true;
+}
+
+/**
+ * The restitution against obstacles (static boxes, kinematic and frozen bodies) of the contacts that
+ * approached them faster than the rest speed, once, after the passes (Box2D v3's
+ * `b2ApplyRestitution`): each such contact's accumulated impulse is raised (or lowered, never below
+ * 0) until the body's normal velocity relative to the obstacle is its bounce target, −e × the
+ * approach before the solve. The passes solve these contacts without restitution, so that a ball
+ * bouncing out of a corner does not push the balls resting on it with the corner's bounce: with the
+ * bounce among the passes' targets, a ball hitting a floor and a wall at once under a ball resting
+ * on it (e ≈ 1) kept its whole bounce while the passes pushed the ball above away at 12.7 u/s (that
+ * pile's energy rose by 0.15 of Σ m g (y + 1) in one tick). What the bounce leaves approaching (the
+ * ball above) the events meet as an impact. Two dynamic spheres keep their bounce among the passes'
+ * targets: the impulses between them conserve momentum, and an impulse running through a chain of
+ * touching balls (a launch from the bottom of a column, the break of a rack) needs every contact's
+ * target solved together. World frame; speeds in length units per second.
+ */
+function bounce(physics: Physics, s: ResponseState): void {
+  const v = physics.components.Velocity;
+  const w = s.obstacleV;
+  for (let c = 0; c < s.conCount; c++) {
+    const o = CON_SLOTS * c;
+    const target = s.conF[o + CON_BOUNCE];
+    if (!(target > 0)) continue;
+    const a = s.conA[c], x = s.conB[c];
+    const nx = s.conF[o], ny = s.conF[o + 1], nz = s.conF[o + 2];
+    loadW(physics, s, x, w);
+    const vn = (v.x[a] - w[0]) * nx + (v.y[a] - w[1]) * ny + (v.z[a] - w[2]) * nz;
+    const acc = s.conF[o + 3];
+    let next = acc + (target - vn) / s.conF[o + 5];
+    if (next < 0) next = 0;
+    const d = next - acc;
+    if (d === 0) continue;
+    s.conF[o + 3] = next;
+    applyContactImpulse(physics, s, c, d);
+  }
 }

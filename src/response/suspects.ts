@@ -2,8 +2,9 @@
  * The bodies the end-of-tick projection (project.ts) checks, and the cap that bounds a body's work
  * in a tick: a body past `maxIterations` impacts or the prediction cap (predict.ts) is CAPPED: it is
  * no longer predicted and stays where it is for the rest of the tick (its leftover motion is dropped,
- * its velocity kept), an obstacle at rest for the casts of the others; it still receives the
- * impulses of the dynamic bodies that hit it (momentum conserved); the dynamic bodies near it are
+ * its velocity kept), an obstacle at rest for the casts of the others; it still exchanges impulses
+ * with the dynamic bodies that hit it (on their relative velocity, momentum conserved), and one that
+ * still moves toward it is capped where it is too (resolve.ts `processEvent`); the dynamic bodies near it are
  * predicted again (each within its own cap: resolve.ts), and it is listed here so that the
  * projection moves it out of a kinematic body that walked into it, or a sphere. With gravity, a
  * capped body that moved no farther than the rest skin in the tick, and so at the previous tick too,

@@ -41,6 +41,7 @@ import { internalsOf } from '../physics/internal.js';
 import { BodyFlags, type Physics } from '../physics/physicsTypes.js';
 import { heapSort } from '../math/heapSort.js';
 import { inverseMass } from './react.js';
+import { applyContactImpulse } from './contactImpulse.js';
 import { CON_ACC, CON_SLOTS, DYNAMIC, type ResponseState } from './responseState.js';
 
 /**
@@ -327,26 +328,10 @@ function capDynamic(physics: Physics, s: ResponseState, b: number, i0: number, i
 
 /** Applies the impulses of contacts `order[i0 .. i1)` to the velocities of both bodies of each. */
 function applyImpulses(physics: Physics, s: ResponseState, i0: number, i1: number): void {
-  const v = physics.components.Velocity;
-  const { conF: f, conOrder: order, pair } = s;
+  const { conF: f, conOrder: order } = s;
   for (let i = i0; i < i1; i++) {
-    const c = order[i], o = CON_SLOTS * c;
-    const lam = f[o + CON_ACC];
-    if (!(lam > 0)) continue;
-    const a = s.conA[c], x = s.conB[c];
-    const nx = f[o], ny = f[o + 1], nz = f[o + 2];
-    inverseMass(physics, a, pair, 2);
-    const ia = pair[2];
-    v.x[a] += lam * ia * nx;
-    v.y[a] += lam * ia * ny;
-    v.z[a] += lam * ia * nz;
-    s.solved[a] = 1;
-    if (s.state[x] !== DYNAMIC) continue;
-    inverseMass(physics, x, pair, 3);
-    const ix = pair[3];
-    v.x[x] -= lam * ix * nx;
-    v.y[x] -= lam * ix * ny;
-    v.z[x] -= lam * ix * nz;
-    s.solved[x] = 1;
+    const c = order[i];
+    const lam = f[CON_SLOTS * c + CON_ACC];
+    if (lam > 0) applyContactImpulse(physics, s, c, lam);
   }
 }
