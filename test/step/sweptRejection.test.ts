@@ -5,7 +5,8 @@
  * `contactSphereBox`, else `castSphereBox` along velocity × dt, for every sphere against every box
  * (an independent oracle), with paths that come within a few ulps of touching — on either side — a
  * face, an edge or a corner of rotated boxes at any moment of the tick, the midpoint included, and
- * paths that stay a little farther off (which the rejection drops).
+ * paths that stay a little farther off. The test fails with the reach shortened by 1e-9 r or without
+ * the half path.
  */
 import { createWorld } from 'bitecs';
 import fc from 'fast-check';
