@@ -18,7 +18,7 @@ import { contactSphereBox } from '../geometry/contactSphereBox.js';
 import { contactSphereSphere } from '../geometry/contactSphereSphere.js';
 import type { SphereShape, Vec3 } from '../geometry/types.js';
 import { ScratchBox, ScratchCast, ScratchContact, ScratchSphere, ScratchVec3 } from '../geometry/scratch.js';
-import { loadBox } from '../physics/bodyReads.js';
+import { BOUNDS_PAD, loadBox } from '../physics/bodyReads.js';
 import { contactListReserve } from '../physics/idLists.js';
 import { BodyFlags, ContactFlags, type ContactList, type Physics } from '../physics/physicsTypes.js';
 import { internalsOf } from '../physics/internal.js';
@@ -160,12 +160,59 @@ function loadStaticBox(shapes: Float64Array, o: number): void {
 }
 
 /**
+ * Whether moving sphere `a` (continuous contacts) provably misses static box slot `o` of `shapes`
+ * over the tick, without the full test: the midpoint of its path (c + m / 2, m = velocity × dt) is
+ * farther from the box than r + |m| / 2 plus a slack. Every centre of the path (c + t·m, t in
+ * [0, 1]) is within |m| / 2 of the midpoint and the distance to a convex box is 1-Lipschitz, so then
+ * no pose of the path comes within r + slack of the box. The slack, 1e-12 of the sphere's and the
+ * box's magnitudes (as `BOUNDS_PAD` pads the query bounds), is far above the rounding of this
+ * arithmetic and of the kernels' own tolerances (a few ulps of the local coordinates:
+ * geometry/kernels/entryTime.ts, castSphereBoxLocal.ts). The box's frame and the distance outside
+ * it as in the static rejection of findPairs.ts; anything not finite, and a box with a negative half
+ * extent (validation off), is not a miss: the full test decides (test/step/sweptRejection.test.ts).
+ */
+function sweptMisses(physics: Physics, a: number, shapes: Float64Array, o: number): boolean {
+  const p = physics.components.Position, v = physics.components.Velocity;
+  const dt = physics.dt;
+  const x = p.x[a], y = p.y[a], z = p.z[a], r = physics.components.Sphere.radius[a];
+  const mx = v.x[a] * dt, my = v.y[a] * dt, mz = v.z[a] * dt;
+  const bx = shapes[o], by = shapes[o + 1], bz = shapes[o + 2];
+  let lx = x + mx * 0.5 - bx, ly = y + my * 0.5 - by, lz = z + mz * 0.5 - bz;
+  const qx = shapes[o + 3], qy = shapes[o + 4], qz = shapes[o + 5], qw = shapes[o + 6];
+  if (!(qx === 0 && qy === 0 && qz === 0)) {
+    const ux = -qx, uy = -qy, uz = -qz;
+    const tx = 2 * (uy * lz - uz * ly), ty = 2 * (uz * lx - ux * lz), tz = 2 * (ux * ly - uy * lx);
+    const rx = lx + qw * tx + (uy * tz - uz * ty);
+    const ry = ly + qw * ty + (uz * tx - ux * tz);
+    const rz = lz + qw * tz + (ux * ty - uy * tx);
+    lx = rx;
+    ly = ry;
+    lz = rz;
+  }
+  const hx = shapes[o + 7], hy = shapes[o + 8], hz = shapes[o + 9];
+  const sx0 = +(lx < -hx), sx1 = +(lx > hx), sy0 = +(ly < -hy), sy1 = +(ly > hy), sz0 = +(lz < -hz), sz1 = +(lz > hz);
+  const dx = sx0 * (lx + hx) + sx1 * (lx - hx);
+  const dy = sy0 * (ly + hy) + sy1 * (ly - hy);
+  const dz = sz0 * (lz + hz) + sz1 * (lz - hz);
+  const d2 = dx * dx + dy * dy + dz * dz;
+  const ax = Math.abs(mx), ay = Math.abs(my), az = Math.abs(mz);
+  const slack = BOUNDS_PAD * (1 + Math.abs(x) + Math.abs(y) + Math.abs(z) + 3 * r + ax + ay + az +
+    Math.abs(bx) + Math.abs(by) + Math.abs(bz) + hx + hy + hz);
+  const reach = r + 0.5 * Math.sqrt(mx * mx + my * my + mz * mz) + slack;
+  return d2 < SQ_MAX && d2 > reach * reach && hx >= 0 && hy >= 0 && hz >= 0;
+}
+
+/** Beyond this a squared distance is not trusted to reject (the full test decides). */
+const SQ_MAX = 1e280;
+
+/**
  * The contact of moving sphere `a` with static box `b` (shape `shapes[o .. o + STATIC_SHAPE]`, as
  * for {@link testSphereStatic}) over the tick, appended to `list` when they touch: the static contact
  * at the start pose, else the cast along a's motion (velocity × dt with continuous contacts): the
  * same numbers as {@link testCandidate} gives (the box's motion is 0). Grows `list` when full.
  */
 export function testSphereStaticSwept(physics: Physics, list: ContactList, a: number, b: number, shapes: Float64Array, o: number): void {
+  if (sweptMisses(physics, a, shapes, o)) return;
   loadSphere(physics, a, sphereA);
   loadStaticBox(shapes, o);
   // As `loadRelativeMotion` writes it for a static b: b's motion 0, a's relative motion its own.
