@@ -12,66 +12,13 @@ import { createWorld } from 'bitecs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  addBox, addSphere, castSphereBox, contactSphereBox, createPhysics, removeBody, runBroadphase, runIntegrate, runNarrowphase, step,
+  addBox, addSphere, createPhysics, removeBody, runBroadphase, runIntegrate, runNarrowphase, step,
   type Physics,
 } from '../../src/index.js';
 import { internalsOf } from '../../src/physics/internal.js';
 import { loadBox } from '../../src/physics/bodyReads.js';
-import { ScratchBox, ScratchCast, ScratchContact } from '../../src/geometry/scratch.js';
-
-interface Row { a: number; b: number; n: number[]; depth: number; p: number[]; toi: number }
-
-function rows(physics: Physics): Row[] {
-  const c = physics.contacts;
-  const out: Row[] = [];
-  for (let i = 0; i < c.count; i++) {
-    out.push({ a: c.a[i], b: c.b[i], n: [c.nx[i], c.ny[i], c.nz[i]], depth: c.depth[i], p: [c.px[i], c.py[i], c.pz[i]], toi: c.toi[i] });
-  }
-  return out;
-}
-
-/** Every sphere against every box through the public contactSphereBox, in (a, b) order. */
-function oracle(physics: Physics, spheres: number[], boxes: number[]): Row[] {
-  const out: Row[] = [];
-  const box = new ScratchBox();
-  const hit = new ScratchContact();
-  const P = physics.components.Position, R = physics.components.Sphere.radius;
-  for (const a of [...spheres].sort((x, y) => x - y)) {
-    for (const b of [...boxes].sort((x, y) => x - y)) {
-      loadBox(physics, b, box);
-      const sphere = { center: { x: P.x[a], y: P.y[a], z: P.z[a] }, radius: R[a] };
-      if (!contactSphereBox(sphere, box, hit)) continue;
-      out.push({ a, b, n: [hit.normal.x, hit.normal.y, hit.normal.z], depth: hit.depth, p: [hit.point.x, hit.point.y, hit.point.z], toi: 0 });
-    }
-  }
-  return out;
-}
-
-/**
- * Every moving sphere against every box over the tick through the public contactSphereBox, else
- * castSphereBox along velocity × dt, in (a, b) order.
- */
-function sweptOracle(physics: Physics, spheres: number[], boxes: number[]): Row[] {
-  const out: Row[] = [];
-  const box = new ScratchBox();
-  const hit = new ScratchContact();
-  const cast = new ScratchCast();
-  const P = physics.components.Position, V = physics.components.Velocity, R = physics.components.Sphere.radius;
-  const dt = physics.dt;
-  for (const a of [...spheres].sort((x, y) => x - y)) {
-    for (const b of [...boxes].sort((x, y) => x - y)) {
-      loadBox(physics, b, box);
-      const sphere = { center: { x: P.x[a], y: P.y[a], z: P.z[a] }, radius: R[a] };
-      const m = { x: V.x[a] * dt, y: V.y[a] * dt, z: V.z[a] * dt };
-      if (contactSphereBox(sphere, box, hit)) {
-        out.push({ a, b, n: [hit.normal.x, hit.normal.y, hit.normal.z], depth: hit.depth, p: [hit.point.x, hit.point.y, hit.point.z], toi: 0 });
-      } else if ((m.x !== 0 || m.y !== 0 || m.z !== 0) && castSphereBox(sphere, m, box, cast)) {
-        out.push({ a, b, n: [cast.normal.x, cast.normal.y, cast.normal.z], depth: 0, p: [cast.point.x + 0, cast.point.y + 0, cast.point.z + 0], toi: cast.toi });
-      }
-    }
-  }
-  return out;
-}
+import { ScratchBox } from '../../src/geometry/scratch.js';
+import { rows, staticOracle, sweptOracle } from '../support/contactOracles.js';
 
 const unit = fc.double({ min: -1, max: 1, noNaN: true });
 
@@ -99,7 +46,7 @@ describe('static contacts tested in the queries', () => {
         });
         step(physics);
         expect(internalsOf(physics).broadphase.tested).toBe(2);
-        expect(rows(physics)).toEqual(oracle(physics, spheres, boxes));
+        expect(rows(physics)).toEqual(staticOracle(physics, spheres, boxes));
       },
     ), { numRuns: 150 });
   });
