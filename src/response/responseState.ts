@@ -21,8 +21,9 @@ import { createPathGrid, type PathGrid } from './pathGrid.js';
 
 /**
  * Values of `ResponseState.state`: DYNAMIC, predicted and reacting; CAPPED, past its budget of
- * impacts or predictions this tick: it stays where it is (suspects.ts), still receives the impulses
- * of the dynamic bodies that hit it (momentum is conserved), and is checked by the end-of-tick
+ * impacts or predictions this tick: it stays where it is (suspects.ts), still exchanges impulses
+ * with the dynamic bodies that hit it (on their relative velocity, momentum conserved; one jammed at
+ * the last tick too takes none: resolve.ts `processEvent`), and is checked by the end-of-tick
  * projection (project.ts).
  */
 export const DYNAMIC = 1, CAPPED = 2;
