@@ -10,8 +10,8 @@ import type { Physics } from '../physics/physicsTypes.js';
 import { inverseMass } from './react.js';
 import { CON_SLOTS, DYNAMIC, type ResponseState } from './responseState.js';
 
-/** Applies impulse `d` along contact `c`'s normal (see the module); returns |d| / m, the body's change of speed. */
-export function applyContactImpulse(physics: Physics, s: ResponseState, c: number, d: number): number {
+/** Applies impulse `d` along contact `c`'s normal (see the module). */
+export function applyContactImpulse(physics: Physics, s: ResponseState, c: number, d: number): void {
   const v = physics.components.Velocity;
   const pair = s.pair;
   const a = s.conA[c], x = s.conB[c], o = CON_SLOTS * c;
@@ -30,5 +30,4 @@ export function applyContactImpulse(physics: Physics, s: ResponseState, c: numbe
     v.z[x] -= d * ix * nz;
     s.solved[x] = 1;
   }
-  return (d < 0 ? -d : d) * ia;
 }

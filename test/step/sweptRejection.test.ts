@@ -11,11 +11,11 @@
 import { createWorld } from 'bitecs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addBox, addSphere, createPhysics, step } from '../../src/index.js';
+import { addSphere, createPhysics, step } from '../../src/index.js';
 import { internalsOf } from '../../src/physics/internal.js';
 import { loadBox } from '../../src/physics/bodyReads.js';
 import { ScratchBox } from '../../src/geometry/scratch.js';
-import { rows, sweptOracle } from '../support/contactOracles.js';
+import { addSpecBoxes, rows, sweptOracle } from '../support/contactOracles.js';
 
 /** q v q* for a unit quaternion q = (x, y, z, w). */
 function rotate(q: { x: number; y: number; z: number; w: number }, v: number[]): number[] {
@@ -45,9 +45,7 @@ describe('swept candidates rejected in the queries', () => {
       }), { minLength: 1, maxLength: 30 }),
       (boxSpecs, sphereSpecs) => {
         const physics = createPhysics(createWorld(), { integrate: false, continuous: true });
-        const boxes = boxSpecs.map(([c, h, q], i) => addBox(physics, {
-          position: [8 * i + c[0], c[1], c[2]], halfExtents: h, rotation: [q[0], q[1], q[2], q[3] === 0 && q[0] === 0 && q[1] === 0 && q[2] === 0 ? 1 : q[3]],
-        }));
+        const boxes = addSpecBoxes(physics, boxSpecs);
         const box = new ScratchBox();
         const dt = physics.dt;
         const spheres = sphereSpecs.map(({ k, at, out, r, ulps, v, when }) => {

@@ -18,7 +18,7 @@ import {
 import { internalsOf } from '../../src/physics/internal.js';
 import { loadBox } from '../../src/physics/bodyReads.js';
 import { ScratchBox } from '../../src/geometry/scratch.js';
-import { rows, staticOracle, sweptOracle } from '../support/contactOracles.js';
+import { addSpecBoxes, rows, staticOracle, sweptOracle } from '../support/contactOracles.js';
 
 const unit = fc.double({ min: -1, max: 1, noNaN: true });
 
@@ -29,9 +29,7 @@ describe('static contacts tested in the queries', () => {
       fc.array(fc.tuple(fc.nat(3), fc.tuple(unit, unit, unit), fc.double({ min: 0.1, max: 1, noNaN: true }), fc.integer({ min: -3, max: 3 })), { minLength: 1, maxLength: 30 }),
       (boxSpecs, sphereSpecs) => {
         const physics = createPhysics(createWorld(), { integrate: false, continuous: false });
-        const boxes = boxSpecs.map(([c, h, q], i) => addBox(physics, {
-          position: [8 * i + c[0], c[1], c[2]], halfExtents: h, rotation: [q[0], q[1], q[2], q[3] === 0 && q[0] === 0 && q[1] === 0 && q[2] === 0 ? 1 : q[3]],
-        }));
+        const boxes = addSpecBoxes(physics, boxSpecs);
         const box = new ScratchBox();
         const spheres = sphereSpecs.map(([k, d, r, ulps]) => {
           // A point on the surface of box k's bounding sphere direction, then pushed to distance r ± ulps.
@@ -57,9 +55,7 @@ describe('static contacts tested in the queries', () => {
       fc.array(fc.tuple(fc.nat(3), fc.tuple(unit, unit, unit), fc.double({ min: 0.1, max: 1, noNaN: true }), fc.integer({ min: -3, max: 3 }), fc.tuple(unit, unit, unit), fc.boolean()), { minLength: 1, maxLength: 30 }),
       (boxSpecs, sphereSpecs) => {
         const physics = createPhysics(createWorld(), { integrate: false, continuous: true });
-        const boxes = boxSpecs.map(([c, h, q], i) => addBox(physics, {
-          position: [8 * i + c[0], c[1], c[2]], halfExtents: h, rotation: [q[0], q[1], q[2], q[3] === 0 && q[0] === 0 && q[1] === 0 && q[2] === 0 ? 1 : q[3]],
-        }));
+        const boxes = addSpecBoxes(physics, boxSpecs);
         const box = new ScratchBox();
         const dt = physics.dt;
         const spheres = sphereSpecs.map(([k, d, r, ulps, v, atEnd]) => {

@@ -4,9 +4,20 @@
  * `castSphereBox` along velocity × dt (continuous contacts), in (a, b) order — independent of the
  * broadphase's own tests.
  */
-import { castSphereBox, contactSphereBox, type Physics } from '../../src/index.js';
+import { addBox, castSphereBox, contactSphereBox, type Physics } from '../../src/index.js';
 import { loadBox } from '../../src/physics/bodyReads.js';
 import { ScratchBox, ScratchCast, ScratchContact } from '../../src/geometry/scratch.js';
+
+/** A box of the properties: centre offset, half extents, rotation (any quaternion, all 0 taken as identity). */
+export type BoxSpec = [number[], number[], number[]];
+
+/** Adds the boxes of `specs`, the i-th 8 i along x from the origin; returns their entities. */
+export function addSpecBoxes(physics: Physics, specs: BoxSpec[]): number[] {
+  return specs.map(([c, h, q], i) => addBox(physics, {
+    position: [8 * i + c[0], c[1], c[2]], halfExtents: [h[0], h[1], h[2]],
+    rotation: [q[0], q[1], q[2], q[3] === 0 && q[0] === 0 && q[1] === 0 && q[2] === 0 ? 1 : q[3]],
+  }));
+}
 
 /** One contact: pair, normal, depth, point and time of impact. */
 export interface Row { a: number; b: number; n: number[]; depth: number; p: number[]; toi: number }
