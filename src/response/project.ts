@@ -6,15 +6,22 @@
  * moved) is checked against the kinematic bodies at their end-of-tick poses and the dynamic spheres
  * where they ended, and moved out of each it overlaps: a position-level projection (as position
  * based dynamics projects constraints, Müller et al. 2007), in passes (Gauss–Seidel, ascending
- * order of listing), at most `PROJECT_PASSES`, until a pass moves nothing.
+ * order of listing) until a pass moves nothing: at most `PROJECT_PASSES`, and past those up to
+ * `PROJECT_MAX_PASSES` while a pass still corrects more than `PROJECT_TOL` (of a radius, or of a radii
+ * sum): the passes past the first few run only where a cluster is still far from resolved (a heap
+ * pushed by a kinematic body, each of its balls capped), so that what is left is below the
+ * guarantee (1 % of the radii sum) rather than where the first passes stopped.
  *
  * - Out of a kinematic body: along the contact normal n (from the body toward the sphere, world
  *   frame) by the depth; the relative normal velocity is made ≥ 0 (v −= min(0, (v − w)·n) n, w the
- *   body's velocity). The sphere is "pinned" for the rest of the pass.
+ *   body's velocity). The sphere is "pinned" for the rest of the pass, at level 0.
  * - Two dynamic spheres overlapping by more than `PROJECT_EPS` of their radii sum: moved apart along
- *   the line of centres, shares by inverse mass (all of it to the other one when one is pinned, and
- *   that one is pinned in turn, so that a chain on a pusher moves as one); an approach along n is
- *   removed by the inelastic impulse (momentum conserved). The other one is listed.
+ *   the line of centres, shares by inverse mass, but all of it to the other one when one is pinned
+ *   and the other is not or is pinned at a higher level; the one moved all the way is pinned in
+ *   turn, one level higher (so that a chain or a heap on a pusher moves as one, away from it: a
+ *   shock propagation, as Guendelman et al. 2003 order a stack from the ground up; two pinned at the
+ *   same level share). An approach along n is removed by the inelastic impulse (momentum
+ *   conserved). The other one is listed.
  * - Every move is swept against the static bodies (sweepStatic.ts) and stops at the first one: a
  *   dynamic sphere never ends inside, nor crosses, a static box. When the static body leaves no room
  *   (a squeeze), the sphere keeps overlapping the kinematic body, and that contact is reported with
@@ -34,14 +41,20 @@ import { recordOverlap, RI_DEPTH, RI_NX, RI_PX, RI_TOI } from './contactRecords.
 import { inverseMass } from './react.js';
 import { R_PROJECTED, R_SUSPECTS, type ResponseState } from './responseState.js';
 import { listSuspect } from './suspects.js';
+import { isDynamic } from './isDynamic.js';
+import { wakeIntoTick } from './sleep.js';
 import { sweepStatic } from './sweepStatic.js';
 import { PATH_SLACK, queryPathsAtEnd } from './pathGrid.js';
 import { trackPath } from './paths.js';
 
 const { SPHERE, BOX, MOVING, SENSOR } = BodyFlags;
 
-/** Most passes of the projection per tick. */
+/** Passes of the projection per tick while anything moves. */
 export const PROJECT_PASSES = 8;
+/** Most passes per tick: past `PROJECT_PASSES`, only while a pass corrects more than `PROJECT_TOL`. */
+export const PROJECT_MAX_PASSES = 128;
+/** A pass past `PROJECT_PASSES` whose deepest correction is at most this fraction of a radius (radii sum) is the last. */
+export const PROJECT_TOL = 1e-3;
 /** Two dynamic spheres overlapping by at most this fraction of their radii sum are left as they are. */
 export const PROJECT_EPS = 1e-6;
 
@@ -132,8 +145,10 @@ function outOfKinematic(physics: Physics, s: ResponseState, a: number, x: number
   }
   if (!hit) return 0;
   s.pinned[a] = pass;
+  s.pinLevel[a] = 0;
   const d = contact.depth - slack;
   if (!(d > 0)) return 0;
+  if (d > s.projectDepth[0] * sp.radius[a]) s.projectDepth[0] = d / sp.radius[a];
   const nx = contact.normal.x, ny = contact.normal.y, nz = contact.normal.z;
   const px = contact.point.x, py = contact.point.y, pz = contact.point.z;
   const f = moveSwept(physics, s, a, nx, ny, nz, d);
@@ -183,13 +198,27 @@ function apart(physics: Physics, s: ResponseState, a: number, x: number, pass: n
   inverseMass(physics, x, pair, 3);
   const ia = pair[2], ix = pair[3];
   const pa = s.pinned[a] === pass, px = s.pinned[x] === pass;
-  const sa = pa === px ? ia / (ia + ix) : pa ? 0 : 1;
+  const la = s.pinLevel[a], lx = s.pinLevel[x];
+  // All of it to the one not pinned, or pinned farther (more levels) from the kinematic body.
+  const sa = pa && px ? (la === lx ? ia / (ia + ix) : la < lx ? 0 : 1) : pa === px ? ia / (ia + ix) : pa ? 0 : 1;
   let moved = 0;
-  if (sa > 0) moved |= moveSwept(physics, s, a, nx, ny, nz, d * sa) > 0 ? 1 : 0;
-  if (sa < 1) moved |= moveSwept(physics, s, x, -nx, -ny, -nz, d * (1 - sa)) > 0 ? 1 : 0;
+  // Sharing, what a static body stops of one's share the other one moves (a blocked sphere is
+  // immovable that way: left to the next pass, a heavy sphere would take only its mass share of it,
+  // pass after pass).
+  const share = sa > 0 && sa < 1;
+  const fa = sa > 0 ? moveSwept(physics, s, a, nx, ny, nz, d * sa) : 0;
+  const kx = d * (1 - sa) + (share ? d * sa * (1 - fa) : 0);
+  const fx = sa < 1 ? moveSwept(physics, s, x, -nx, -ny, -nz, kx) : 0;
+  moved |= fa > 0 || fx > 0 ? 1 : 0;
+  if (share && fx < 1) moved |= moveSwept(physics, s, a, nx, ny, nz, kx * (1 - fx)) > 0 ? 1 : 0;
   // Moved all the way by a pinned sphere: it rests on what pins that one (a chain on a pusher).
-  if (sa === 0) s.pinned[x] = pass;
-  else if (sa === 1) s.pinned[a] = pass;
+  if (sa === 0) {
+    s.pinned[x] = pass;
+    s.pinLevel[x] = la + 1;
+  } else if (sa === 1) {
+    s.pinned[a] = pass;
+    s.pinLevel[a] = lx + 1;
+  }
   const un = (v.x[a] - v.x[x]) * nx + (v.y[a] - v.y[x]) * ny + (v.z[a] - v.z[x]) * nz;
   if (un < 0) {
     const j = -un / (ia + ix);
@@ -201,6 +230,7 @@ function apart(physics: Physics, s: ResponseState, a: number, x: number, pass: n
     v.z[x] -= j * ix * nz;
   }
   listSuspect(s, x);
+  if (d > s.projectDepth[0] * rs) s.projectDepth[0] = d / rs;
   s.work[R_PROJECTED]++;
   return moved;
 }
@@ -270,42 +300,62 @@ function kinematicPhase(physics: Physics, s: ResponseState, a: number, pass: num
   let moved = 0;
   for (let k = 0; k < near.count; k++) {
     const x = near.ids[k];
-    if (s.state[x] === 0 && (flags[x] & MOVING) !== 0 && solid(physics, a, x)) moved += outOfKinematic(physics, s, a, x, pass);
+    if (s.state[x] === 0 && (flags[x] & MOVING) !== 0 && !isDynamic(flags[x]) && solid(physics, a, x)) moved += outOfKinematic(physics, s, a, x, pass);
   }
   return moved;
+}
+
+/**
+ * Wakes sleeper \`x\` into this tick when suspect \`a\` overlaps it by more than \`PROJECT_EPS\` of their
+ * radii sum (a heap pushed against it: met as a body at rest, it would leave the heap squeezed
+ * between the pusher and a body that can move); returns whether \`x\` is now a dynamic body of the tick.
+ */
+function wakeOverlapped(physics: Physics, s: ResponseState, a: number, x: number): boolean {
+  const sleep = internalsOf(physics).sleep;
+  if (sleep === null || sleep.asleep[x] === 0) return false;
+  const { Position: p, Sphere: sp } = physics.components;
+  const rs = sp.radius[a] + sp.radius[x];
+  const dx = p.x[a] - p.x[x], dy = p.y[a] - p.y[x], dz = p.z[a] - p.z[x];
+  if (!(rs - Math.sqrt(dx * dx + dy * dy + dz * dz) > PROJECT_EPS * rs)) return false;
+  wakeIntoTick(physics, sleep, s, x);
+  return true;
 }
 
 /** Moves suspect `a` and the dynamic spheres it overlaps apart; returns how many moves it made. */
 function spherePhase(physics: Physics, s: ResponseState, a: number, pass: number): number {
   queryNear(physics, s, a);
   const near = s.near;
+  const flags = internalsOf(physics).flags;
   let moved = 0;
   for (let k = 0; k < near.count; k++) {
     const x = near.ids[k];
-    if (s.state[x] !== 0 && solid(physics, a, x)) moved += apart(physics, s, a, x, pass);
+    if (!solid(physics, a, x)) continue;
+    if (s.state[x] !== 0 || (isDynamic(flags[x]) && wakeOverlapped(physics, s, a, x))) moved += apart(physics, s, a, x, pass);
   }
   return moved;
 }
 
 /**
  * The projection (see the module notes). Each pass moves the suspects out of the kinematic bodies
- * first (pinning those that touch one), then apart from the spheres they overlap; the last pass
- * ends with the kinematic bodies again, so that what is left is an overlap of spheres (within
- * what the passes reached) rather than of a sphere and a kinematic body.
+ * first (pinning those that touch one), then apart from the spheres they overlap; a last pass that
+ * still moved something ends with the kinematic bodies again, so that what is left is an overlap of
+ * spheres (within what the passes reached) rather than of a sphere and a kinematic body.
  */
 export function project(physics: Physics, s: ResponseState): void {
   if (s.suspectCount === 0) return;
-  for (let pass = 1; pass <= PROJECT_PASSES; pass++) {
+  for (let pass = 1; pass <= PROJECT_MAX_PASSES; pass++) {
     buildSuspectGrid(physics, s);
+    s.projectDepth[0] = 0;
     let moved = 0;
     for (let i = 0; i < s.suspectCount; i++) moved += kinematicPhase(physics, s, s.suspects[i], pass);
     // A forward and a backward sweep carry a correction (and the pinning) along a chain both ways.
     for (let i = 0; i < s.suspectCount; i++) moved += spherePhase(physics, s, s.suspects[i], pass);
     for (let i = s.suspectCount - 1; i >= 0; i--) moved += spherePhase(physics, s, s.suspects[i], pass);
     if (moved === 0) break;
-    if (pass === PROJECT_PASSES) {
+    if (pass === PROJECT_MAX_PASSES || (pass >= PROJECT_PASSES && !(s.projectDepth[0] > PROJECT_TOL))) {
       buildSuspectGrid(physics, s);
       for (let i = 0; i < s.suspectCount; i++) kinematicPhase(physics, s, s.suspects[i], pass + 1);
+      break;
     }
   }
   s.work[R_SUSPECTS] = s.suspectCount;

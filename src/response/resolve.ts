@@ -23,7 +23,7 @@ import { BodyFlags, ContactFlags, type Physics } from '../physics/physicsTypes.j
 import { heapPop } from './eventQueue.js';
 import { isDynamic } from './isDynamic.js';
 import { predict, predictionCap, PUSH_EPS, recordNearHeld, REST_SKIN } from './predict.js';
-import { holdSleeperContacts, recordHeld, updateSleep, wake as wakeSleeper, wakeByInput } from './sleep.js';
+import { holdSleeperContacts, recordHeld, updateSleep, wakeByInput, wakeIntoTick } from './sleep.js';
 import { solveContacts } from './solver.js';
 import { approaches, reactObstacle, reactPair } from './react.js';
 import { clearRecords, mergeRecords, recordContact, RI_DEPTH, RI_NX, RI_PX, RI_TOI } from './contactRecords.js';
@@ -159,19 +159,7 @@ function wakeHit(physics: Physics, s: ResponseState, e: number, a: number, x: nu
   const o = 3 * e;
   const un = v.x[a] * s.evN[o] + v.y[a] * s.evN[o + 1] + v.z[a] * s.evN[o + 2];
   if (!(-un >= sleep.speed && -un >= s.rest[0])) return;
-  wakeSleeper(sleep, x);
-  s.state[x] = DYNAMIC;
-  s.time[x] = s.clock[0];
-  s.iterations[x] = 0;
-  s.predictions[x] = 0;
-  s.planeCount[x] = 0;
-  s.version[x]++;
-  const p = physics.components.Position;
-  s.start[3 * x] = p.x[x];
-  s.start[3 * x + 1] = p.y[x];
-  s.start[3 * x + 2] = p.z[x];
-  s.reach[x] = 0;
-  s.bodies[s.bodyCount++] = x;
+  wakeIntoTick(physics, sleep, s, x);
 }
 
 /**

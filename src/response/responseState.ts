@@ -66,8 +66,13 @@ export interface ResponseState {
   reach: Float64Array;
   /** Per body: 1 when listed in `suspects` this tick. */
   suspect: Uint8Array;
-  /** Per body: the projection pass (+1) in which it was pushed out of a kinematic body. */
+  /**
+   * Per body: the projection pass in which it was pinned (pushed out of a kinematic body, or moved
+   * all the way by a pinned sphere), and its level in that pass: 0 for a push out of a kinematic
+   * body, one more than the pinned sphere that moved it otherwise (project.ts).
+   */
   pinned: Uint8Array;
+  pinLevel: Int32Array;
   /**
    * Bodies the end-of-tick projection checks (project.ts): capped ones, those whose path left their
    * dynamic-grid item, those it moved. In the order they were listed.
@@ -202,6 +207,8 @@ export interface ResponseState {
   pair: Float64Array;
   /** Solver: the largest approach speed of the contacts, the largest velocity change of the last pass. */
   solverScale: Float64Array;
+  /** The projection's deepest correction in its current pass, a fraction of the radius or radii sum (project.ts). */
+  projectDepth: Float64Array;
 }
 
 /**
@@ -251,6 +258,7 @@ export function createResponseState(capacity: number): ResponseState {
     reach: new Float64Array(capacity),
     suspect: new Uint8Array(capacity),
     pinned: new Uint8Array(capacity),
+    pinLevel: new Int32Array(capacity),
     suspects: new Int32Array(n),
     suspectCount: 0,
     suspectGrid: createGrid(1),
@@ -328,6 +336,7 @@ export function createResponseState(capacity: number): ResponseState {
     relV: new Float64Array(3),
     pair: new Float64Array(8),
     solverScale: new Float64Array(2),
+    projectDepth: new Float64Array(1),
   };
 }
 
@@ -347,6 +356,7 @@ export function responseReserveBodies(s: ResponseState, maxEid: number): void {
     s.reach = grow(s.reach, cap);
     s.suspect = grow(s.suspect, cap);
     s.pinned = grow(s.pinned, cap);
+    s.pinLevel = grow(s.pinLevel, cap);
     s.planeCount = grow(s.planeCount, cap);
     s.planes = grow(s.planes, cap * PLANE_SLOTS);
     s.head = grow(s.head, cap, -1);

@@ -25,7 +25,7 @@ import { checkLive, internalsOf } from '../physics/internal.js';
 import { BodyFlags, ContactFlags, type Physics } from '../physics/physicsTypes.js';
 import { recordContact } from './contactRecords.js';
 import { isDynamic } from './isDynamic.js';
-import type { ResponseState } from './responseState.js';
+import { DYNAMIC, type ResponseState } from './responseState.js';
 
 const { MOVING, SPHERE, BOX } = BodyFlags;
 
@@ -80,6 +80,27 @@ export function wake(s: SleepState, eid: number): void {
   if (s.asleep[eid] === 0) return;
   s.asleep[eid] = 0;
   s.count--;
+}
+
+/**
+ * Wakes sleeper \`x\` within the response of this tick: from now on (\`s.clock[0]\`, where it sleeps)
+ * it is a dynamic body of this tick, with a fresh budget. For an impact on it (resolve.ts) and for
+ * the end-of-tick projection moving a sphere into it (project.ts).
+ */
+export function wakeIntoTick(physics: Physics, sleep: SleepState, s: ResponseState, x: number): void {
+  wake(sleep, x);
+  s.state[x] = DYNAMIC;
+  s.time[x] = s.clock[0];
+  s.iterations[x] = 0;
+  s.predictions[x] = 0;
+  s.planeCount[x] = 0;
+  s.version[x]++;
+  const p = physics.components.Position;
+  s.start[3 * x] = p.x[x];
+  s.start[3 * x + 1] = p.y[x];
+  s.start[3 * x + 2] = p.z[x];
+  s.reach[x] = 0;
+  s.bodies[s.bodyCount++] = x;
 }
 
 /** Whether `eid` is asleep (false with sleep off). */

@@ -65,6 +65,15 @@
  * (kinetic + potential, mass r³) at the end 4.9776e3 → 4.9733e3 (4.9776e3 at the start: the e = 1
  * gas now loses 0.09 %, where a sphere touching more than one body at the start of a tick bounces
  * off a box), 1.6811e4 → 1.6805e4, 4.4094e3 → 4.3514e3 and 4.4124e3 → 4.3523e3.
+ * All four were re-pinned again (from dcb3cfcf27d0d65c, fabbf17b2aeff63a, 2326f4bf1cfe688b and
+ * 4bff1d48adba0b50) by the end-of-tick projection's changes (issue 24; a heap pushed by a kinematic
+ * box merged balls: test/response/response.robust.properties.test.ts, "heaps"): when two spheres
+ * share a separation and a static body stops one, the other takes what is left; pinning levels; up
+ * to 128 passes while a pass corrects more than 1e-3; a sleeper overlapped by a checked sphere wakes
+ * instead of being met as a kinematic body. Over the 1,000 ticks (same order): projection moves
+ * 7 → 2, 7 → 2, 13 → 3 and 13 → 3; impacts 8,297 → 8,326, 16,272 → 16,628, 12,567 → 12,654 and
+ * 11,852 → 12,785; capped bodies 0 → 2, 3 → 4, 720 → 788 and 731 → 859; energy at the end
+ * 4.9733e3 → 4.9733e3, 1.6805e4 → 1.6796e4, 4.3514e3 → 4.3642e3 and 4.3523e3 → 4.3658e3.
  */
 import type { ArenaCase } from './scenes.js';
 
@@ -78,19 +87,19 @@ export interface Pinned {
 export const PINNED: Pinned[] = [
   { name: 'sphere–box only, continuous', scene: { spheres: 300, seed: 42, sphereSphere: false, continuous: true }, ticks: 1000, hash: '0bc5706747b434b4' },
   { name: 'sphere–sphere on, continuous', scene: { spheres: 300, seed: 42, sphereSphere: true, continuous: true }, ticks: 1000, hash: 'b73e172b10203864' },
-  { name: 'response: every sphere BOUNCE e = 1, sphere–sphere on', scene: { spheres: 300, seed: 42, sphereSphere: true, response: { gravityY: 0 } }, ticks: 1000, hash: 'dcb3cfcf27d0d65c' },
-  { name: 'response: BOUNCE e = 1 with gravity, sphere–sphere on', scene: { spheres: 300, seed: 42, sphereSphere: true, response: { gravityY: -9.81 } }, ticks: 1000, hash: 'fabbf17b2aeff63a' },
+  { name: 'response: every sphere BOUNCE e = 1, sphere–sphere on', scene: { spheres: 300, seed: 42, sphereSphere: true, response: { gravityY: 0 } }, ticks: 1000, hash: '9ee38dbc012deb4e' },
+  { name: 'response: BOUNCE e = 1 with gravity, sphere–sphere on', scene: { spheres: 300, seed: 42, sphereSphere: true, response: { gravityY: -9.81 } }, ticks: 1000, hash: 'db8a0b2bf8aa5865' },
   {
     name: 'response: BOUNCE e = 0.5 with gravity, friction 0.4, damping 0.2, gravity scales 0.5 and −0.25',
     scene: { spheres: 300, seed: 42, sphereSphere: true, response: { gravityY: -9.81, friction: 0.4, damping: 0.2, restitution: 0.5, scaled: true } },
     ticks: 1000,
-    hash: '2326f4bf1cfe688b',
+    hash: '9686d4b157312428',
   },
   {
     name: 'response: the friction / damping / gravity scale scene above with sleep on',
     scene: { spheres: 300, seed: 42, sphereSphere: true, response: { gravityY: -9.81, friction: 0.4, damping: 0.2, restitution: 0.5, scaled: true, sleep: true } },
     ticks: 1000,
-    hash: '4bff1d48adba0b50',
+    hash: 'ead0da68d2f2e7c1',
   },
   { name: 'sphere–sphere on, discrete', scene: { spheres: 300, seed: 42, sphereSphere: true, continuous: false }, ticks: 1000, hash: 'e9052dc1ed9142da' },
   { name: 'moving boxes, sphere–sphere on, continuous', scene: { spheres: 300, seed: 42, sphereSphere: true, continuous: true, movingBoxes: 15 }, ticks: 1000, hash: '9447278ac824cc38' },

@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { report } from '../support/report.js';
 import { depths, dynamicSphere, emptyScene, kinematicBox, staticBox, type Scene } from '../support/responseScenes.js';
-import { step } from '../../src/index.js';
+import { addSphere, step } from '../../src/index.js';
 
 const BOX_TOL = 1e-9, SPHERE_TOL = 0.01;
 const modeArb = fc.constantFrom('stop' as const, 'slide' as const, 'bounce' as const);
@@ -50,6 +50,37 @@ describe('random kinematic carriers, pushers, corridors and crowds', () => {
       for (let i = 0; i < o.n; i++) dynamicSphere(s, [o.r + i * (2 * o.r + o.gap), o.r, 0], o.r, [0, 0, 0], o.mode);
       check(s, 60, false);
     }), { seed: 25, numRuns: 40 });
+  });
+
+  it('heaps: a box pushing a heap of up to 30 spheres along a floor, or lifting one, with their masses, modes and budget drawn (regression: 11 of 60 such heaps merged two spheres beyond 1 %, up to 29 %, before the projection pinned by levels and ran past 8 passes)', () => {
+    // The hostile review's scenes of issue 24 (docs/response.md, Limits). Only the spheres' overlap is
+    // checked here: at 30 u/s and more a capped sphere can end inside the pusher, resting on the floor
+    // (counted as squeezed by depths(), but no static body forces it there: an open defect, Limits).
+    const arb = fc.record({
+      seed: fc.integer({ min: 0, max: 2 ** 30 }), n: fc.integer({ min: 2, max: 30 }), iters: fc.constantFrom(1, 2, 4), lift: fc.boolean(), v: num(0.5, 60),
+      spread: fc.constantFrom(0, 3, 6.6), mixed: fc.boolean(), e: fc.constantFrom(0, 0.5, 1), mu: fc.constantFrom(0, 0.5), flat: fc.boolean(), sleep: fc.boolean(),
+    });
+    const modes = ['bounce', 'slide', 'stop'] as const;
+    fc.assert(fc.property(arb, (o) => {
+      let seed = o.seed >>> 0;
+      const rnd = (): number => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 4294967296;
+      const s = emptyScene({ gravity: [0, -9.81, 0], maxIterations: o.iters, capacity: 256, ...(o.sleep ? { sleep: {} } : {}) });
+      if (!o.lift) staticBox(s, [0, -1, 0], [1000, 1, 1000]);
+      kinematicBox(s, o.lift ? [0, -0.5, 0] : [-3, 2, 0], o.lift ? [4, 0.5, 4] : [0.5, 2, 4], o.lift ? [0, o.v, 0] : [o.v, 0, 0]);
+      for (let i = 0; i < o.n; i++) {
+        const r = 0.2 + 0.3 * rnd(), mass = r ** 3 * 2 ** (o.spread * (2 * rnd() - 1));
+        const x = -2 + (i % 4) * 1.02 + 0.01 * rnd(), y = 0.52 + Math.floor(i / (o.flat ? 4 : 16)) * 1.02;
+        const z = o.flat ? 0 : -1.5 + (Math.floor(i / 4) % 4) * 1.02 + 0.01 * rnd();
+        s.spheres.push(addSphere(s.physics, { position: [x, y, z], velocity: [0, 0, 0], radius: r, mass, response: modes[o.mixed ? Math.floor(rnd() * 3) : 0], restitution: o.e, friction: o.mu }));
+      }
+      scenes++;
+      for (let t = 0; t < 150; t++) {
+        step(s.physics);
+        const d = depths(s);
+        expect(d.statics).toBeLessThanOrEqual(BOX_TOL);
+        expect(d.spheres).toBeLessThanOrEqual(SPHERE_TOL);
+      }
+    }), { seed: 28, numRuns: 60 });
   });
 
   it('corridors: spheres bouncing between two walls while a kinematic box walks along them', () => {
