@@ -34,6 +34,8 @@ import { gridBuild, gridClear, gridInsert, gridSetCellSize } from '../grid/grid.
 import { gridQuerySlice } from '../grid/query.js';
 import { contactSphereBox } from '../geometry/contactSphereBox.js';
 import { contactSphereSphere } from '../geometry/contactSphereSphere.js';
+import { castSphereBox } from '../geometry/castSphereBox.js';
+import { castSphereSphere } from '../geometry/castSphereSphere.js';
 import { loadBox } from '../physics/bodyReads.js';
 import { internalsOf } from '../physics/internal.js';
 import { BodyFlags, type Physics } from '../physics/physicsTypes.js';
@@ -116,6 +118,33 @@ function moveSwept(physics: Physics, s: ResponseState, a: number, nx: number, ny
   return m[3];
 }
 
+/**
+ * How far the sphere in \`s.shapes.sphere\` (its centre inside the kinematic partner loaded in
+ * \`s.shapes\`, a sphere when \`xSphere\`) must move along unit (ux, uy, uz) to leave it: a cast back
+ * from beyond the partner. Leaves the exit's normal (from the partner toward the sphere) in
+ * \`s.shapes.cast\`; returns -1 when the cast finds nothing (only for inputs that are not finite).
+ */
+function exitAlong(s: ResponseState, xSphere: boolean, ux: number, uy: number, uz: number): number {
+  const { sphere, partnerSphere, partnerBox, motion, cast } = s.shapes;
+  const c = sphere.center;
+  const q = xSphere ? partnerSphere.center : partnerBox.center;
+  const dx = c.x - q.x, dy = c.y - q.y, dz = c.z - q.z;
+  const reach = xSphere ? partnerSphere.radius : partnerBox.halfExtents.x + partnerBox.halfExtents.y + partnerBox.halfExtents.z;
+  // Beyond the partner and the sphere's own size from where it is, with room for rounding.
+  const L = 2 * (Math.sqrt(dx * dx + dy * dy + dz * dz) + reach + sphere.radius) + 1e-9 * (1 + Math.abs(c.x) + Math.abs(c.y) + Math.abs(c.z));
+  c.x += ux * L;
+  c.y += uy * L;
+  c.z += uz * L;
+  motion.x = -ux * L;
+  motion.y = -uy * L;
+  motion.z = -uz * L;
+  const hit = xSphere ? castSphereSphere(sphere, motion, partnerSphere, cast) : castSphereBox(sphere, motion, partnerBox, cast);
+  c.x -= ux * L;
+  c.y -= uy * L;
+  c.z -= uz * L;
+  return hit ? L * (1 - cast.toi) : -1;
+}
+
 /** Moves `a` out of kinematic body `x` (at its end-of-tick pose); returns 1 when it moved. */
 function outOfKinematic(physics: Physics, s: ResponseState, a: number, x: number, pass: number): number {
   const { sphere, partnerSphere, partnerBox, contact } = s.shapes;
@@ -146,9 +175,36 @@ function outOfKinematic(physics: Physics, s: ResponseState, a: number, x: number
   if (!hit) return 0;
   s.pinned[a] = pass;
   s.pinLevel[a] = 0;
-  const d = contact.depth - slack;
+  let d = contact.depth - slack;
   if (!(d > 0)) return 0;
   if (d > s.projectDepth[0] * sp.radius[a]) s.projectDepth[0] = d / sp.radius[a];
+  const wl = Math.sqrt(wx * wx + wy * wy + wz * wz);
+  if (d >= sp.radius[a] && wl > 0 && wl < Infinity) {
+    // The centre is inside: the body walked over a sphere that stayed (capped) within one tick. Out
+    // ahead of it, along its motion, unless a static body is in the way there.
+    const e = exitAlong(s, xSphere, wx / wl, wy / wl, wz / wl);
+    if (e > 0) {
+      const f = moveSwept(physics, s, a, wx / wl, wy / wl, wz / wl, e);
+      if (f === 1) {
+        const n = s.shapes.cast.normal;
+        const un = (v.x[a] - wx) * n.x + (v.y[a] - wy) * n.y + (v.z[a] - wz) * n.z;
+        if (un < 0) {
+          v.x[a] -= un * n.x;
+          v.y[a] -= un * n.y;
+          v.z[a] -= un * n.z;
+        }
+        s.work[R_PROJECTED]++;
+        return 1;
+      }
+      // Blocked ahead: out along the normal of least overlap from where it got to.
+      sphere.center.x = p.x[a];
+      sphere.center.y = p.y[a];
+      sphere.center.z = p.z[a];
+      if (!(xSphere ? contactSphereSphere(sphere, partnerSphere, contact) : contactSphereBox(sphere, partnerBox, contact))) return 1;
+      d = contact.depth - slack;
+      if (!(d > 0)) return 1;
+    }
+  }
   const nx = contact.normal.x, ny = contact.normal.y, nz = contact.normal.z;
   const px = contact.point.x, py = contact.point.y, pz = contact.point.z;
   const f = moveSwept(physics, s, a, nx, ny, nz, d);
