@@ -81,13 +81,7 @@ function prepare(physics: Physics, s: ResponseState): void {
     inverseMass(physics, a, pair, 2);
     pair[3] = 0;
     if (dyn) inverseMass(physics, x, pair, 3);
-    // No bounce for a body jammed at the last tick (s.jam 2, resolve.ts stopJammed): its velocity is
-    // what its contacts could not answer while it was held in place, not an approach it made; bounced,
-    // it made energy (three balls with e = 1 stacked with maxIterations 1: the middle one, held with
-    // -2.92 u/s from the top one's impact, bounced off the bottom one and launched both upward:
-    // +0.058 of Σ m g (y + 1), test/response/cappedPartner.review.test.ts).
-    const held = s.jam[a] === 2 || (dyn && s.jam[x] === 2);
-    const e = held ? 0 : dyn ? (pair[0] > pair[1] ? pair[0] : pair[1]) : mode[a] === ResponseMode.BOUNCE ? pair[0] : 0;
+    const e = dyn ? (pair[0] > pair[1] ? pair[0] : pair[1]) : mode[a] === ResponseMode.BOUNCE ? pair[0] : 0;
     if (-vn > scale[S_APPROACH]) scale[S_APPROACH] = -vn;
     s.conF[o + 3] = 0;
     const target = vn < -rest ? -e * vn : 0;
