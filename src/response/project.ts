@@ -8,10 +8,11 @@
  * based dynamics projects constraints, Müller et al. 2007), in passes (Gauss–Seidel, ascending
  * order of listing) until a pass moves nothing: at most `PROJECT_PASSES`, and past those up to
  * `PROJECT_MAX_PASSES` while a pass still corrects more than `PROJECT_TOL` (of a radius, or of a radii
- * sum) and keeps making progress (`PROJECT_WINDOW`): the passes past the first few run only where a
- * cluster is still far from resolved (a heap pushed by a kinematic body, each of its balls capped),
- * so that what is left is below the guarantee (1 % of the radii sum) rather than where the first
- * passes stopped.
+ * sum): the passes past the first few run only where a cluster is still far from resolved (a heap
+ * pushed by a kinematic body, each of its balls capped, or a squeeze, which holds its depth: there
+ * they all run, a bounded price; stopping them on a lack of progress left spheres of a heap or of a
+ * crowd squeezed into a corner overlapping by up to 0.33 of their radii sum), so that what is left
+ * is below the guarantee (1 % of the radii sum) rather than where the first passes stopped.
  *
  * - Out of a kinematic body: along the contact normal n (from the body toward the sphere, world
  *   frame) by the depth; the relative normal velocity is made ≥ 0 (v −= min(0, (v − w)·n) n, w the
@@ -58,15 +59,6 @@ export const PROJECT_PASSES = 8;
 export const PROJECT_MAX_PASSES = 128;
 /** A pass past `PROJECT_PASSES` whose deepest correction is at most this fraction of a radius (radii sum) is the last. */
 export const PROJECT_TOL = 1e-3;
-/**
- * Every this many passes the deepest correction must have fallen below `PROJECT_PROGRESS` × what it
- * was a window before, or the projection stops: in a squeeze (no room) it stays, and the passes up to
- * PROJECT_MAX_PASSES cost ten times the work for nothing (a ball between two closing kinematic
- * boxes: 258 moves a tick against 18); a heap it resolves can hold its deepest correction for up
- * to about 8 passes (a window of 8 left 2 of 300 random heaps beyond 1 %, 16 none).
- */
-export const PROJECT_WINDOW = 16;
-export const PROJECT_PROGRESS = 0.99;
 /** Two dynamic spheres overlapping by at most this fraction of their radii sum are left as they are. */
 export const PROJECT_EPS = 1e-6;
 
@@ -418,7 +410,6 @@ function spherePhase(physics: Physics, s: ResponseState, a: number, pass: number
  */
 export function project(physics: Physics, s: ResponseState): void {
   if (s.suspectCount === 0) return;
-  let last = Infinity;
   for (let pass = 1; pass <= PROJECT_MAX_PASSES; pass++) {
     buildSuspectGrid(physics, s);
     s.projectDepth[0] = 0;
@@ -428,15 +419,7 @@ export function project(physics: Physics, s: ResponseState): void {
     for (let i = 0; i < s.suspectCount; i++) moved += spherePhase(physics, s, s.suspects[i], pass);
     for (let i = s.suspectCount - 1; i >= 0; i--) moved += spherePhase(physics, s, s.suspects[i], pass);
     if (moved === 0) break;
-    // Past PROJECT_PASSES: on while a pass corrects more than PROJECT_TOL and, checked every
-    // PROJECT_WINDOW passes, the deepest correction keeps falling (a squeeze holds it pass after pass).
-    const depth = s.projectDepth[0];
-    let stalled = pass >= PROJECT_PASSES && !(depth > PROJECT_TOL);
-    if (pass % PROJECT_WINDOW === 0) {
-      if (!(depth < PROJECT_PROGRESS * last)) stalled = true;
-      last = depth;
-    }
-    if (pass === PROJECT_MAX_PASSES || stalled) {
+    if (pass === PROJECT_MAX_PASSES || (pass >= PROJECT_PASSES && !(s.projectDepth[0] > PROJECT_TOL))) {
       buildSuspectGrid(physics, s);
       for (let i = 0; i < s.suspectCount; i++) kinematicPhase(physics, s, s.suspects[i], pass + 1);
       break;

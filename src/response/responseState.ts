@@ -207,7 +207,10 @@ export interface ResponseState {
   pair: Float64Array;
   /** Solver: the largest approach speed of the contacts, the largest velocity change of the last pass. */
   solverScale: Float64Array;
-  /** The projection's deepest correction in its current pass, a fraction of the radius or radii sum (project.ts). */
+  /**
+   * The projection's deepest correction in its current pass, a fraction of the radius or radii sum
+   * (project.ts).
+   */
   projectDepth: Float64Array;
 }
 
