@@ -33,6 +33,27 @@ function check(s: Scene, ticks: number, squeezeAllowed: boolean): void {
   }
 }
 
+/**
+ * Adds `n` balls (radius 0.2–0.4, mass r³, BOUNCE e = 0) at random places in x ∈ [−2, 2.5], y ∈
+ * [0.45, 2.95], z ∈ [−1.5, 1.5], left of a wall at x = 3, not overlapping each other (each place drawn
+ * again at most `tries` times; then it stays). Seeded linear congruential draws.
+ */
+function ballsBeforeWall(s: Scene, n: number, seed: number, tries: number): void {
+  const rnd = (): number => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const placed: number[][] = [];
+  for (let i = 0; i < n; i++) {
+    const r = 0.2 + 0.2 * rnd();
+    let c: number[];
+    let k = 0;
+    do {
+      c = [-2 + 4.5 * rnd(), 0.45 + 2.5 * rnd(), -1.5 + 3 * rnd()];
+      k++;
+    } while ((placed.some((q) => Math.hypot(c[0] - q[0], c[1] - q[1], c[2] - q[2]) < r + q[3] + 1e-3) || c[0] + r > 3) && k < tries);
+    placed.push([c[0], c[1], c[2], r]);
+    s.spheres.push(addSphere(s.physics, { position: [c[0], c[1], c[2]], radius: r, mass: r ** 3, velocity: [0, 0, 0], response: 'bounce', restitution: 0 }));
+  }
+}
+
 describe('random kinematic carriers, pushers, corridors and crowds', () => {
   it('carriers: a platform moving up (and sideways) with a column of spheres on it', () => {
     const arb = fc.record({ n: fc.integer({ min: 1, max: 6 }), r: num(0.1, 1), vy: num(0.2, 8), vx: num(-2, 2), mode: modeArb, g: fc.boolean(), iters: fc.constantFrom(1, 2, 4, 16) });
@@ -77,34 +98,17 @@ describe('random kinematic carriers, pushers, corridors and crowds', () => {
         const z = o.flat ? 0 : -1.5 + (Math.floor(i / 4) % 4) * 1.02 + 0.01 * rnd();
         s.spheres.push(addSphere(s.physics, { position: [x, y, z], velocity: [0, 0, 0], radius: r, mass, response: modes[o.mixed ? Math.floor(rnd() * 3) : 0], restitution: o.e, friction: o.mu }));
       }
-      scenes++;
-      for (let t = 0; t < 150; t++) {
-        step(s.physics);
-        const d = depths(s);
-        expect(d.statics).toBeLessThanOrEqual(BOX_TOL);
-        expect(d.kinematics).toBeLessThanOrEqual(BOX_TOL);
-        expect(d.spheres).toBeLessThanOrEqual(SPHERE_TOL);
-      }
+      check(s, 150, false);
     }), { seed: 28, numRuns: 60 });
   });
 
   it('regression: a box at 3 u/s driving 30 balls against a wall and stopping 1 from it leaves no two of them overlapping beyond 1 % (was 0.32 with the pinning levels alone, 0.031 before them)', () => {
-    for (const seed0 of [1, 3]) {
-      let seed = seed0;
-      const rnd = (): number => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    for (const seed of [1, 3]) {
       const s = emptyScene({ gravity: [0, -9.81, 0] });
       staticBox(s, [0, -1, 0], [50, 1, 50]);
       staticBox(s, [3.25, 3, 0], [0.25, 3, 3]);
       const box = kinematicBox(s, [-3, 1.5, 0], [0.5, 1.5, 2], [3, 0, 0]);
-      const placed: number[][] = [];
-      for (let i = 0; i < 30; i++) {
-        const r = 0.2 + 0.2 * rnd();
-        let c: number[];
-        do c = [-2 + 4.5 * rnd(), 0.45 + 2.5 * rnd(), -1.5 + 3 * rnd()];
-        while (placed.some((q) => Math.hypot(c[0] - q[0], c[1] - q[1], c[2] - q[2]) < r + q[3] + 1e-3) || c[0] + r > 3);
-        placed.push([c[0], c[1], c[2], r]);
-        s.spheres.push(addSphere(s.physics, { position: [c[0], c[1], c[2]], radius: r, mass: r ** 3, velocity: [0, 0, 0], response: 'bounce', restitution: 0 }));
-      }
+      ballsBeforeWall(s, 30, seed, Infinity);
       const P = s.physics.components.Position;
       scenes++;
       for (let t = 0; t < 120; t++) {
@@ -137,32 +141,14 @@ describe('random kinematic carriers, pushers, corridors and crowds', () => {
   });
 
   it('regression: a box at 30 u/s rising at 7.5 u/s drives 8 balls into the corner of a wall and a ceiling: no two of them overlap beyond 1 % (0.28 when the passes stopped on a lack of progress)', () => {
-    let seed = 15;
-    const rnd = (): number => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
     const s = emptyScene({ gravity: [0, -9.81, 0] });
     staticBox(s, [0, -1, 0], [50, 1, 50]);
     staticBox(s, [3.25, 3, 0], [0.25, 3, 3]);
     staticBox(s, [0, 4.5, 0], [50, 0.5, 50]);
     kinematicBox(s, [-3, 1.5, 0], [0.5, 1.5, 2], [30, 7.5, 0]);
-    const placed: number[][] = [];
-    for (let i = 0; i < 8; i++) {
-      const r = 0.2 + 0.2 * rnd();
-      let c: number[];
-      let tries = 0;
-      do {
-        c = [-2 + 4.5 * rnd(), 0.45 + 2.5 * rnd(), -1.5 + 3 * rnd()];
-        tries++;
-      } while ((placed.some((q) => Math.hypot(c[0] - q[0], c[1] - q[1], c[2] - q[2]) < r + q[3] + 1e-3) || c[0] + r > 3) && tries < 100);
-      placed.push([c[0], c[1], c[2], r]);
-      s.spheres.push(addSphere(s.physics, { position: [c[0], c[1], c[2]], radius: r, mass: r ** 3, velocity: [0, 0, 0], response: 'bounce', restitution: 0 }));
-    }
-    scenes++;
-    for (let t = 0; t < 11; t++) {
-      step(s.physics);
-      const d = depths(s);
-      expect(d.statics).toBeLessThanOrEqual(BOX_TOL);
-      expect(d.spheres).toBeLessThanOrEqual(SPHERE_TOL);
-    }
+    ballsBeforeWall(s, 8, 15, 100);
+    // Squeezed balls may end inside the box where they touch the wall or the ceiling (rule 2).
+    check(s, 11, true);
   });
 
   it('corridors: spheres bouncing between two walls while a kinematic box walks along them', () => {
