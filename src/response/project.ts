@@ -121,10 +121,10 @@ function moveSwept(physics: Physics, s: ResponseState, a: number, nx: number, ny
 }
 
 /**
- * How far the sphere in \`s.shapes.sphere\` (its centre inside the kinematic partner loaded in
- * \`s.shapes\`, a sphere when \`xSphere\`) must move along unit (ux, uy, uz) to leave it: a cast back
+ * How far the sphere in `s.shapes.sphere` (its centre inside the kinematic partner loaded in
+ * `s.shapes`, a sphere when `xSphere`) must move along unit (ux, uy, uz) to leave it: a cast back
  * from beyond the partner. Leaves the exit's normal (from the partner toward the sphere) in
- * \`s.shapes.cast\`; returns -1 when the cast finds nothing (only for inputs that are not finite).
+ * `s.shapes.cast`; returns -1 when the cast finds nothing (only for inputs that are not finite).
  */
 function exitAlong(s: ResponseState, xSphere: boolean, ux: number, uy: number, uz: number): number {
   const { sphere, partnerSphere, partnerBox, motion, cast } = s.shapes;
@@ -184,12 +184,12 @@ function outOfKinematic(physics: Physics, s: ResponseState, a: number, x: number
   if (d >= sp.radius[a] && wl > 0 && wl < Infinity) {
     // The centre is inside: the body walked over a sphere that stayed (capped) within one tick. Out
     // ahead of it, along its motion, unless a static body is in the way there or that is farther than
-    // the body moved.
-    const e = exitAlong(s, xSphere, wx / wl, wy / wl, wz / wl);
-    // Only as far as the body moved in the tick and a radius: a body the game placed over the
-    // sphere (setPosition) leaves it along the normal of least overlap, not across the whole body.
+    // the body moved in the tick and a radius (a body the game placed over the sphere with
+    // setPosition leaves it along the normal of least overlap, not across the whole body).
+    const ux = wx / wl, uy = wy / wl, uz = wz / wl;
+    const e = exitAlong(s, xSphere, ux, uy, uz);
     if (e > 0 && e <= wl * dt + sp.radius[a]) {
-      const f = moveSwept(physics, s, a, wx / wl, wy / wl, wz / wl, e);
+      const f = moveSwept(physics, s, a, ux, uy, uz, e);
       if (f === 1) {
         const n = s.shapes.cast.normal;
         const un = (v.x[a] - wx) * n.x + (v.y[a] - wy) * n.y + (v.z[a] - wz) * n.z;
@@ -262,22 +262,18 @@ function apart(physics: Physics, s: ResponseState, a: number, x: number, pass: n
   const la = s.pinLevel[a], lx = s.pinLevel[x];
   // All of it to the one not pinned, or pinned farther (more levels) from the kinematic body.
   const sa = pa && px ? (la === lx ? ia / (ia + ix) : la < lx ? 0 : 1) : pa === px ? ia / (ia + ix) : pa ? 0 : 1;
-  let moved = 0;
-  // Sharing, what a static body stops of one's share the other one moves (a blocked sphere is
-  // immovable that way: left to the next pass, a heavy sphere would take only its mass share of it,
-  // pass after pass).
-  const share = sa > 0 && sa < 1;
+  // What a static body stops of one sphere's move the other one makes (a blocked sphere is
+  // immovable that way): x takes its share and what a could not do; a, unless it was the only one to
+  // move, takes back what x could not. Sharing, left to the next pass, a heavy sphere took only its
+  // mass share of it, pass after pass; pinned, a takes back what a wall stops of the sphere it moves,
+  // so that a chain squeezed between a kinematic body and a wall ends overlapping the kinematic body
+  // (rule 2 of docs/response.md), not with the whole squeeze on one pair of spheres (a heap driven
+  // against a wall kept 0.32 of a radii sum there).
   const fa = sa > 0 ? moveSwept(physics, s, a, nx, ny, nz, d * sa) : 0;
-  const kx = d * (1 - sa) + (share ? d * sa * (1 - fa) : 0);
-  const fx = sa < 1 ? moveSwept(physics, s, x, -nx, -ny, -nz, kx) : 0;
-  moved |= fa > 0 || fx > 0 ? 1 : 0;
-  if (share && fx < 1) moved |= moveSwept(physics, s, a, nx, ny, nz, kx * (1 - fx)) > 0 ? 1 : 0;
-  // Not sharing, what a static body stops of the one that moves goes back to the pinned one: a chain
-  // squeezed between a kinematic body and a wall ends overlapping the kinematic body (rule 2 of
-  // docs/response.md), not with the whole squeeze on one pair of spheres (a heap driven against a wall
-  // kept 0.32 of a radii sum there).
-  if (sa === 0 && fx < 1) moved |= moveSwept(physics, s, a, nx, ny, nz, kx * (1 - fx)) > 0 ? 1 : 0;
-  else if (sa === 1 && fa < 1) moved |= moveSwept(physics, s, x, -nx, -ny, -nz, d * (1 - fa)) > 0 ? 1 : 0;
+  const kx = d * (1 - sa) + (sa > 0 ? d * sa * (1 - fa) : 0);
+  const fx = kx > 0 ? moveSwept(physics, s, x, -nx, -ny, -nz, kx) : 0;
+  let moved = fa > 0 || fx > 0 ? 1 : 0;
+  if (sa < 1 && fx < 1) moved |= moveSwept(physics, s, a, nx, ny, nz, kx * (1 - fx)) > 0 ? 1 : 0;
   // Moved all the way by a pinned sphere: it rests on what pins that one (a chain on a pusher).
   if (sa === 0) {
     s.pinned[x] = pass;
@@ -373,9 +369,9 @@ function kinematicPhase(physics: Physics, s: ResponseState, a: number, pass: num
 }
 
 /**
- * Wakes sleeper \`x\` into this tick when suspect \`a\` overlaps it by more than \`PROJECT_EPS\` of their
+ * Wakes sleeper `x` into this tick when suspect `a` overlaps it by more than `PROJECT_EPS` of their
  * radii sum (a heap pushed against it: met as a body at rest, it would leave the heap squeezed
- * between the pusher and a body that can move); returns whether \`x\` is now a dynamic body of the tick.
+ * between the pusher and a body that can move); returns whether `x` is now a dynamic body of the tick.
  */
 function wakeOverlapped(physics: Physics, s: ResponseState, a: number, x: number): boolean {
   const sleep = internalsOf(physics).sleep;

@@ -83,7 +83,7 @@ export function wake(s: SleepState, eid: number): void {
 }
 
 /**
- * Wakes sleeper \`x\` within the response of this tick: from now on (\`s.clock[0]\`, where it sleeps)
+ * Wakes sleeper `x` within the response of this tick: from now on (`s.clock[0]`, where it sleeps)
  * it is a dynamic body of this tick, with a fresh budget. For an impact on it (resolve.ts) and for
  * the end-of-tick projection moving a sphere into it (project.ts).
  */
