@@ -6,13 +6,16 @@
  * moved) is checked against the kinematic bodies at their end-of-tick poses and the dynamic spheres
  * where they ended, and moved out of each it overlaps: a position-level projection (as position
  * based dynamics projects constraints, Müller et al. 2007), in passes (Gauss–Seidel, ascending
- * order of listing) until a pass moves nothing: at most `PROJECT_PASSES`, and past those up to
- * `PROJECT_MAX_PASSES` while a pass still corrects more than `PROJECT_TOL` (of a radius, or of a radii
- * sum): the passes past the first few run only where a cluster is still far from resolved (a heap
- * pushed by a kinematic body, each of its balls capped, or a squeeze, which holds its depth: there
- * they all run, a bounded price; stopping them on a lack of progress left spheres of a heap or of a
- * crowd squeezed into a corner overlapping by up to 0.33 of their radii sum), so that what is left
- * is below the guarantee (1 % of the radii sum) rather than where the first passes stopped.
+ * order of listing) until a pass moves nothing or leaves every sphere where the pass before left it
+ * (`PROJECT_STILL`: its moves undo one another, as in a squeeze, which holds its depth: a ball between
+ * a closing box and a wall is pushed out of the box and back by the wall, pass after pass): at most
+ * `PROJECT_PASSES`, and past those up to `PROJECT_MAX_PASSES` while a pass still corrects more than
+ * `PROJECT_TOL` (of a radius, or of a radii sum): the passes past the first few run only where a
+ * cluster is still far from resolved (a heap pushed by a kinematic body, each of its balls capped;
+ * an overfull squeeze that still creeps runs them all, a bounded price; stopping them on a lack of
+ * progress in the corrections left spheres of a heap or of a crowd squeezed into a corner
+ * overlapping by up to 0.33 of their radii sum), so that what is left is below the guarantee (1 % of
+ * the radii sum) rather than where the first passes stopped.
  *
  * - Out of a kinematic body: along the contact normal n (from the body toward the sphere, world
  *   frame) by the depth; the relative normal velocity is made ≥ 0 (v −= min(0, (v − w)·n) n, w the
@@ -59,6 +62,12 @@ export const PROJECT_PASSES = 8;
 export const PROJECT_MAX_PASSES = 128;
 /** A pass past `PROJECT_PASSES` whose deepest correction is at most this fraction of a radius (radii sum) is the last. */
 export const PROJECT_TOL = 1e-3;
+/**
+ * A pass after which no suspect is farther than this fraction of its radius (in x, y or z) from
+ * where the pass before left it is the last: its moves undo one another, and the next would repeat
+ * them.
+ */
+export const PROJECT_STILL = 1e-7;
 /** Two dynamic spheres overlapping by at most this fraction of their radii sum are left as they are. */
 export const PROJECT_EPS = 1e-6;
 
@@ -399,6 +408,26 @@ function spherePhase(physics: Physics, s: ResponseState, a: number, pass: number
 }
 
 /**
+ * Whether no suspect moved by more than `PROJECT_STILL` of its radius (in x, y or z) since the
+ * last pass (which had `recorded` suspects; a suspect listed since has no place to compare: not
+ * still); records where each is now for the next pass.
+ */
+function passStill(physics: Physics, s: ResponseState, recorded: number): boolean {
+  const p = physics.components.Position, r = physics.components.Sphere.radius;
+  const end = s.projectEnd;
+  let still = recorded === s.suspectCount;
+  for (let i = 0; i < s.suspectCount; i++) {
+    const a = s.suspects[i], o = 3 * a;
+    const lim = PROJECT_STILL * r[a];
+    if (still && !(Math.abs(p.x[a] - end[o]) <= lim && Math.abs(p.y[a] - end[o + 1]) <= lim && Math.abs(p.z[a] - end[o + 2]) <= lim)) still = false;
+    end[o] = p.x[a];
+    end[o + 1] = p.y[a];
+    end[o + 2] = p.z[a];
+  }
+  return still;
+}
+
+/**
  * The projection (see the module notes). Each pass moves the suspects out of the kinematic bodies
  * first (pinning those that touch one), then apart from the spheres they overlap; a last pass that
  * still moved something ends with the kinematic bodies again, so that what is left is an overlap of
@@ -406,6 +435,7 @@ function spherePhase(physics: Physics, s: ResponseState, a: number, pass: number
  */
 export function project(physics: Physics, s: ResponseState): void {
   if (s.suspectCount === 0) return;
+  let recorded = 0;
   for (let pass = 1; pass <= PROJECT_MAX_PASSES; pass++) {
     buildSuspectGrid(physics, s);
     s.projectDepth[0] = 0;
@@ -415,7 +445,9 @@ export function project(physics: Physics, s: ResponseState): void {
     for (let i = 0; i < s.suspectCount; i++) moved += spherePhase(physics, s, s.suspects[i], pass);
     for (let i = s.suspectCount - 1; i >= 0; i--) moved += spherePhase(physics, s, s.suspects[i], pass);
     if (moved === 0) break;
-    if (pass === PROJECT_MAX_PASSES || (pass >= PROJECT_PASSES && !(s.projectDepth[0] > PROJECT_TOL))) {
+    const still = passStill(physics, s, recorded);
+    recorded = s.suspectCount;
+    if (still || pass === PROJECT_MAX_PASSES || (pass >= PROJECT_PASSES && !(s.projectDepth[0] > PROJECT_TOL))) {
       buildSuspectGrid(physics, s);
       for (let i = 0; i < s.suspectCount; i++) kinematicPhase(physics, s, s.suspects[i], pass + 1);
       break;

@@ -73,6 +73,8 @@ export interface ResponseState {
    */
   pinned: Uint8Array;
   pinLevel: Int32Array;
+  /** Per body (3 each): where the projection's last pass left it (project.ts `passStill`). */
+  projectEnd: Float64Array;
   /**
    * Bodies the end-of-tick projection checks (project.ts): capped ones, those whose path left their
    * dynamic-grid item, those it moved. In the order they were listed.
@@ -262,6 +264,7 @@ export function createResponseState(capacity: number): ResponseState {
     suspect: new Uint8Array(capacity),
     pinned: new Uint8Array(capacity),
     pinLevel: new Int32Array(capacity),
+    projectEnd: new Float64Array(3 * capacity),
     suspects: new Int32Array(n),
     suspectCount: 0,
     suspectGrid: createGrid(1),
@@ -360,6 +363,7 @@ export function responseReserveBodies(s: ResponseState, maxEid: number): void {
     s.suspect = grow(s.suspect, cap);
     s.pinned = grow(s.pinned, cap);
     s.pinLevel = grow(s.pinLevel, cap);
+    s.projectEnd = grow(s.projectEnd, 3 * cap);
     s.planeCount = grow(s.planeCount, cap);
     s.planes = grow(s.planes, cap * PLANE_SLOTS);
     s.head = grow(s.head, cap, -1);
