@@ -13,6 +13,7 @@ import { depths, dynamicSphere, emptyScene, kinematicBox, staticBox, type Scene 
 import { addSphere, setPosition, setVelocity, step } from '../../src/index.js';
 import { internalsOf } from '../../src/physics/internal.js';
 import { R_PROJECTED } from '../../src/response/responseState.js';
+import { PROJECT_PASSES } from '../../src/response/project.js';
 
 const BOX_TOL = 1e-9, SPHERE_TOL = 0.01;
 const modeArb = fc.constantFrom('stop' as const, 'slide' as const, 'bounce' as const);
@@ -139,6 +140,63 @@ describe('random kinematic carriers, pushers, corridors and crowds', () => {
     // stopped the passes on a lack of progress in the corrections cut it to 66 but left a crowd
     // squeezed into a corner overlapping (the corner regression below).
     expect(most).toBeLessThanOrEqual(6);
+  });
+
+  it('regression: a kinematic box driving three balls in a row into a wall (no room) squeezes them into the box, not into each other (0.05 to 0.50 of a radii sum before), in a few passes a tick', () => {
+    const s = emptyScene({ gravity: [0, -9.81, 0] });
+    staticBox(s, [0, -1, 0], [50, 1, 50]);
+    staticBox(s, [3, 1, 0], [0.5, 2, 2]);
+    kinematicBox(s, [-2, 1, 0], [0.5, 1, 1], [3, 0, 0]);
+    for (let i = 0; i < 3; i++) dynamicSphere(s, [2 - 1.01 * i, 0.5, 0], 0.5, [0, 0, 0], 'bounce', 0);
+    // The box's face passes the last ball's centre at tick 29 (the row needs 3, it leaves 2 at the end).
+    let most = 0;
+    check(s, 40, true);
+    for (let t = 0; t < 10; t++) {
+      check(s, 1, true);
+      most = Math.max(most, internalsOf(s.physics).response!.work[R_PROJECTED]);
+    }
+    // 1,151 moves a tick when every pass ran to the limit, 9 with the still pass (PROJECT_STILL).
+    expect(most).toBeLessThanOrEqual(3 * 3 * PROJECT_PASSES);
+  });
+
+  it('rows squeezed against a wall: a box drives a row of spheres along a floor into a wall and stops when it has squeezed them by up to a radius; no two spheres overlap beyond 1 %', () => {
+    const arb = fc.record({ n: fc.integer({ min: 2, max: 8 }), v: num(0.5, 30), squeeze: num(0, 1), spread: fc.constantFrom(0, 3), equal: fc.boolean(), lifted: fc.boolean(), iters: fc.constantFrom(1, 4), seed: fc.integer() });
+    fc.assert(fc.property(arb, (o) => {
+      let q = o.seed;
+      const rand = (): number => ((q = (Math.imul(q, 1103515245) + 12345) | 0) >>> 0) / 2 ** 32;
+      const s = emptyScene({ gravity: [0, -9.81, 0], maxIterations: o.iters });
+      staticBox(s, [0, -1, 0], [50, 1, 50]);
+      staticBox(s, [6.5, 2, 0], [0.5, 2, 2]);
+      const box = kinematicBox(s, [-1, 1, 0], [0.5, 1, 1.5], [o.v, 0, 0]);
+      // Equal radii on the floor in a line, or radii drawn, on the floor or dropped from up to 0.3
+      // above it and off the line by up to 0.2; the row from the wall (x = 6) back.
+      let x = 6, row = 0, least = Infinity;
+      const r0 = 0.2 + 0.3 * rand();
+      for (let i = 0; i < o.n; i++) {
+        const r = o.equal ? r0 : 0.2 + 0.3 * rand();
+        row += 2 * r;
+        least = Math.min(least, r);
+        x -= r;
+        const y = r + (o.lifted ? 0.3 * rand() : 0), z = o.lifted ? 0.4 * (rand() - 0.5) : 0;
+        s.spheres.push(addSphere(s.physics, { position: [x, y, z], radius: r, mass: r ** 3 * 2 ** (o.spread * (2 * rand() - 1)), velocity: [0, 0, 0], response: 'bounce', restitution: 0 }));
+        x -= r + 0.01;
+      }
+      // The box's face stops `squeeze` of the least radius closer to the wall than the row's length.
+      const stop = 6 - row + o.squeeze * least;
+      const P = s.physics.components.Position;
+      const ticks = Math.ceil(((stop + 0.5) / o.v) * 60) + 30;
+      for (let t = 0; t < ticks; t++) {
+        if (P.x[box] + 0.5 >= stop) setVelocity(s.physics, box, [0, 0, 0]);
+        step(s.physics);
+        const d = depths(s);
+        expect(d.statics).toBeLessThanOrEqual(BOX_TOL);
+        expect(d.spheres).toBeLessThanOrEqual(SPHERE_TOL);
+        // Inside the box only when the row no longer fits between it and the wall (squeezed through
+        // the spheres between: the one in the box need not touch the wall or the floor).
+        if (6 - (P.x[box] + 0.5) >= row) expect(d.kinematics).toBeLessThanOrEqual(BOX_TOL);
+      }
+      scenes++;
+    }), { seed: 29, numRuns: 40 });
   });
 
   it('regression: a box at 30 u/s rising at 7.5 u/s drives 8 balls into the corner of a wall and a ceiling: no two of them overlap beyond 1 % (0.28 when the passes stopped on a lack of progress)', () => {
