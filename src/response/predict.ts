@@ -244,17 +244,12 @@ function pushOut(physics: Physics, s: ResponseState, a: number, x: number, flags
     return true;
   }
   // Out of a kinematic body: swept against the static ones, never into them (squeezed: it stays in
-  // the kinematic body, and the end-of-tick projection checks it again). Out of one at rest, the
-  // projection checks it too: the push may have moved it into a dynamic sphere, and nothing else
-  // would move them apart (a box that stopped squeezing a row against a wall left the sphere next
-  // to it pushed into the next by the squeeze's depth, for good). A moving body's push-outs are
-  // left to the tick's events (checking them all made a heavy ball on an elevator overlap 5.5 %).
+  // the kinematic body, and the end-of-tick projection checks it again).
   const m = s.move;
   m[0] = n.x * d;
   m[1] = n.y * d;
   m[2] = n.z * d;
-  const v = physics.components.Velocity;
-  if (sweepStatic(physics, s, a) || (v.x[x] === 0 && v.y[x] === 0 && v.z[x] === 0)) listSuspect(s, a);
+  if (sweepStatic(physics, s, a)) listSuspect(s, a);
   return m[3] > 0;
 }
 

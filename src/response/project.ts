@@ -2,7 +2,7 @@
  * The end-of-tick projection: the response's fallback, and what makes it robust against moving
  * obstacles. After every dynamic body has moved to the end of the tick, each listed suspect
  * (suspects.ts: a capped body, a body whose path left its dynamic-grid item, a body pushed out of a
- * kinematic body at the start of the tick, a body this projection
+ * kinematic body at the start of the tick and stopped by a static one, a body this projection
  * moved) is checked against the kinematic bodies at their end-of-tick poses and the dynamic spheres
  * where they ended, and moved out of each it overlaps: a position-level projection (as position
  * based dynamics projects constraints, Müller et al. 2007), in passes (Gauss–Seidel, ascending
@@ -31,14 +31,6 @@
  *   dynamic sphere never ends inside, nor crosses, a static box. When the static body leaves no room
  *   (a squeeze), the sphere keeps overlapping the kinematic body, and that contact is reported with
  *   the depth left.
- * - A sphere a static body stopped is blocked for the rest of the pass along the normal into it; one
- *   that overlaps a sphere blocked toward it, and can move the other way, leans on it: blocked along
- *   the line of centres in turn (`lean`). Blocked toward the other comes before the pinning: that
- *   one does not move, and the last kinematic phase does not push a sphere out along a way it is
- *   blocked. So a chain squeezed between a kinematic body and a wall ends overlapping the kinematic
- *   body (rule 2 of docs/response.md), its spheres apart; while spheres come to lean, one of the
- *   first passes repeats its sweeps (at most `PROJECT_SWEEPS` pairs), so that the block travels the
- *   whole chain whatever the order of listing.
  * No allocation; the work is bounded: passes × suspects × the candidates of one sphere's bounds.
  * @module
  */
@@ -70,11 +62,6 @@ export const PROJECT_PASSES = 8;
 export const PROJECT_MAX_PASSES = 128;
 /** A pass past `PROJECT_PASSES` whose deepest correction is at most this fraction of a radius (radii sum) is the last. */
 export const PROJECT_TOL = 1e-3;
-/**
- * Most pairs of sweeps over the spheres in one of the first `PROJECT_PASSES` passes (more than one
- * only while spheres come to lean on blocked ones); one pair in the passes after.
- */
-export const PROJECT_SWEEPS = 8;
 /**
  * A pass after which no suspect is farther than this fraction of its radius (in x, y or z) from
  * where the pass before left it is the last: its moves undo one another, and the next would repeat
@@ -140,41 +127,6 @@ function moveSwept(physics: Physics, s: ResponseState, a: number, nx: number, ny
   sweepStatic(physics, s, a);
   trackPath(physics, s, a);
   return m[3];
-}
-
-/**
- * A sphere blocked along a direction u: its move along u, more than `BLOCK_COS` of it, is stopped
- * in this pass (a static body stops it, or the sphere it would push cannot move on).
- */
-const BLOCK_COS = 0.9;
-
-/** Marks `a` blocked along unit (ux, uy, uz) in `pass`. */
-function block(s: ResponseState, a: number, pass: number, ux: number, uy: number, uz: number): void {
-  s.blockPass[a] = pass;
-  s.blockDir[3 * a] = ux;
-  s.blockDir[3 * a + 1] = uy;
-  s.blockDir[3 * a + 2] = uz;
-}
-
-/**
- * Marks `a` blocked in `pass` along unit (ux, uy, uz), toward a sphere blocked that way; counts it
- * when `a` was not blocked along that way yet (`s.leanCount`: the sweeps of a pass go on while it grows).
- */
-function lean(s: ResponseState, a: number, pass: number, ux: number, uy: number, uz: number): void {
-  if (!blockedAlong(s, a, pass, ux, uy, uz)) s.leanCount++;
-  block(s, a, pass, ux, uy, uz);
-}
-
-/** Marks `a` blocked in `pass` into the static body that stopped its last sweep (`sweepStatic`'s normal). */
-function blockStatic(s: ResponseState, a: number, pass: number): void {
-  const n = s.sweepShapes.contact.normal;
-  block(s, a, pass, -n.x, -n.y, -n.z);
-}
-
-/** Whether `a` is blocked in `pass` along unit (ux, uy, uz) (`block`). */
-function blockedAlong(s: ResponseState, a: number, pass: number, ux: number, uy: number, uz: number): boolean {
-  const o = 3 * a;
-  return s.blockPass[a] === pass && s.blockDir[o] * ux + s.blockDir[o + 1] * uy + s.blockDir[o + 2] * uz > BLOCK_COS;
 }
 
 /**
@@ -244,7 +196,7 @@ function outOfKinematic(physics: Physics, s: ResponseState, a: number, x: number
     // the body moved in the tick and a radius (a body the game placed over the sphere with
     // setPosition leaves it along the normal of least overlap, not across the whole body).
     const ux = wx / wl, uy = wy / wl, uz = wz / wl;
-    const e = blockedAlong(s, a, pass, ux, uy, uz) ? -1 : exitAlong(s, xSphere, ux, uy, uz);
+    const e = exitAlong(s, xSphere, ux, uy, uz);
     if (e > 0 && e <= wl * dt + sp.radius[a]) {
       const f = moveSwept(physics, s, a, ux, uy, uz, e);
       if (f === 1) {
@@ -269,10 +221,7 @@ function outOfKinematic(physics: Physics, s: ResponseState, a: number, x: number
   }
   const nx = contact.normal.x, ny = contact.normal.y, nz = contact.normal.z;
   const px = contact.point.x, py = contact.point.y, pz = contact.point.z;
-  // Blocked that way in this pass (the last kinematic phase): it stays, squeezed (rule 2).
-  const blocked = blockedAlong(s, a, pass, nx, ny, nz);
-  const f = blocked ? 0 : moveSwept(physics, s, a, nx, ny, nz, d);
-  if (!blocked && f < 1) blockStatic(s, a, pass);
+  const f = moveSwept(physics, s, a, nx, ny, nz, d);
   const un = (v.x[a] - wx) * nx + (v.y[a] - wy) * ny + (v.z[a] - wz) * nz;
   if (un < 0) {
     v.x[a] -= un * nx;
@@ -320,10 +269,8 @@ function apart(physics: Physics, s: ResponseState, a: number, x: number, pass: n
   const ia = pair[2], ix = pair[3];
   const pa = s.pinned[a] === pass, px = s.pinned[x] === pass;
   const la = s.pinLevel[a], lx = s.pinLevel[x];
-  // All of it to the one not blocked that way (a chain squeezed against a wall); else to the one not
-  // pinned, or pinned farther (more levels) from the kinematic body.
-  const ba = blockedAlong(s, a, pass, nx, ny, nz), bx = blockedAlong(s, x, pass, -nx, -ny, -nz);
-  const sa = ba !== bx ? (ba ? 0 : 1) : pa && px ? (la === lx ? ia / (ia + ix) : la < lx ? 0 : 1) : pa === px ? ia / (ia + ix) : pa ? 0 : 1;
+  // All of it to the one not pinned, or pinned farther (more levels) from the kinematic body.
+  const sa = pa && px ? (la === lx ? ia / (ia + ix) : la < lx ? 0 : 1) : pa === px ? ia / (ia + ix) : pa ? 0 : 1;
   // What a static body stops of one sphere's move the other one makes (a blocked sphere is
   // immovable that way): x takes its share and what a could not do; a, unless it was the only one to
   // move, takes back what x could not. Sharing, left to the next pass, a heavy sphere took only its
@@ -331,18 +278,11 @@ function apart(physics: Physics, s: ResponseState, a: number, x: number, pass: n
   // so that a chain squeezed between a kinematic body and a wall ends overlapping the kinematic body
   // (rule 2 of docs/response.md), not with the whole squeeze on one pair of spheres (a heap driven
   // against a wall kept 0.32 of a radii sum there).
-  // A static stop blocks the stopped sphere into that static body; then the one that can move away
-  // leans on the one blocked toward it (it cannot move that way either).
-  const fa = sa > 0 ? moveSwept(physics, s, a, nx, ny, nz, d * sa) : 1;
-  if (fa < 1) blockStatic(s, a, pass);
-  const kx = d * (1 - sa) + d * sa * (1 - fa);
-  const fx = kx > 0 ? moveSwept(physics, s, x, -nx, -ny, -nz, kx) : 1;
-  if (fx < 1) blockStatic(s, x, pass);
-  let moved = (sa > 0 && fa > 0) || (kx > 0 && fx > 0) ? 1 : 0;
+  const fa = sa > 0 ? moveSwept(physics, s, a, nx, ny, nz, d * sa) : 0;
+  const kx = d * (1 - sa) + (sa > 0 ? d * sa * (1 - fa) : 0);
+  const fx = kx > 0 ? moveSwept(physics, s, x, -nx, -ny, -nz, kx) : 0;
+  let moved = fa > 0 || fx > 0 ? 1 : 0;
   if (sa < 1 && fx < 1) moved |= moveSwept(physics, s, a, nx, ny, nz, kx * (1 - fx)) > 0 ? 1 : 0;
-  const aStuck = blockedAlong(s, a, pass, nx, ny, nz), xStuck = blockedAlong(s, x, pass, -nx, -ny, -nz);
-  if (xStuck && !aStuck) lean(s, a, pass, -nx, -ny, -nz);
-  else if (aStuck && !xStuck) lean(s, x, pass, nx, ny, nz);
   // Moved all the way by a pinned sphere: it rests on what pins that one (a chain on a pusher).
   if (sa === 0) {
     s.pinned[x] = pass;
@@ -501,24 +441,15 @@ export function project(physics: Physics, s: ResponseState): void {
     s.projectDepth[0] = 0;
     let moved = 0;
     for (let i = 0; i < s.suspectCount; i++) moved += kinematicPhase(physics, s, s.suspects[i], pass);
-    // A forward and a backward sweep carry a correction (and the pinning) along a chain both ways;
-    // in the first PROJECT_PASSES passes, while a sphere came to lean on a blocked one, more of them
-    // (at most PROJECT_SWEEPS pairs), so that the block travels back along a chain squeezed against a
-    // wall whatever the order of listing (in every pass, an overfull squeeze cost 5.5 times the moves).
-    const sweeps = pass <= PROJECT_PASSES ? PROJECT_SWEEPS : 1;
-    for (let k = 0; k < sweeps; k++) {
-      const leans = s.leanCount;
-      for (let i = 0; i < s.suspectCount; i++) moved += spherePhase(physics, s, s.suspects[i], pass);
-      for (let i = s.suspectCount - 1; i >= 0; i--) moved += spherePhase(physics, s, s.suspects[i], pass);
-      if (s.leanCount === leans) break;
-    }
+    // A forward and a backward sweep carry a correction (and the pinning) along a chain both ways.
+    for (let i = 0; i < s.suspectCount; i++) moved += spherePhase(physics, s, s.suspects[i], pass);
+    for (let i = s.suspectCount - 1; i >= 0; i--) moved += spherePhase(physics, s, s.suspects[i], pass);
     if (moved === 0) break;
     const still = passStill(physics, s, recorded);
     recorded = s.suspectCount;
     if (still || pass === PROJECT_MAX_PASSES || (pass >= PROJECT_PASSES && !(s.projectDepth[0] > PROJECT_TOL))) {
       buildSuspectGrid(physics, s);
-      // This pass's blocks hold: a sphere blocked along its way out stays squeezed.
-      for (let i = 0; i < s.suspectCount; i++) kinematicPhase(physics, s, s.suspects[i], pass);
+      for (let i = 0; i < s.suspectCount; i++) kinematicPhase(physics, s, s.suspects[i], pass + 1);
       break;
     }
   }

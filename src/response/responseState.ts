@@ -73,15 +73,6 @@ export interface ResponseState {
    */
   pinned: Uint8Array;
   pinLevel: Int32Array;
-  /**
-   * Per body: the projection pass in which it was blocked, and the unit direction (3 each, world
-   * frame) in which it cannot move in that pass: a static body stopped its move that way, or it
-   * leans that way on a sphere that cannot (project.ts `block`).
-   */
-  blockPass: Uint8Array;
-  blockDir: Float64Array;
-  /** How many times a sphere came to lean on a blocked one (project.ts `block`), counted per tick. */
-  leanCount: number;
   /** Per body (3 each): where the projection's last pass left it (project.ts `passStill`). */
   projectEnd: Float64Array;
   /**
@@ -273,12 +264,9 @@ export function createResponseState(capacity: number): ResponseState {
     suspect: new Uint8Array(capacity),
     pinned: new Uint8Array(capacity),
     pinLevel: new Int32Array(capacity),
-    blockPass: new Uint8Array(capacity),
-    blockDir: new Float64Array(3 * capacity),
     projectEnd: new Float64Array(3 * capacity),
     suspects: new Int32Array(n),
     suspectCount: 0,
-    leanCount: 0,
     suspectGrid: createGrid(1),
     move: new Float64Array(4),
     sweepPath: createQueryOut(),
@@ -375,8 +363,6 @@ export function responseReserveBodies(s: ResponseState, maxEid: number): void {
     s.suspect = grow(s.suspect, cap);
     s.pinned = grow(s.pinned, cap);
     s.pinLevel = grow(s.pinLevel, cap);
-    s.blockPass = grow(s.blockPass, cap);
-    s.blockDir = grow(s.blockDir, 3 * cap);
     s.projectEnd = grow(s.projectEnd, 3 * cap);
     s.planeCount = grow(s.planeCount, cap);
     s.planes = grow(s.planes, cap * PLANE_SLOTS);
