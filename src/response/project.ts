@@ -156,6 +156,20 @@ function exitAlong(s: ResponseState, xSphere: boolean, ux: number, uy: number, u
   return hit ? L * (1 - cast.toi) : -1;
 }
 
+/**
+ * Removes the approach of `a` toward kinematic body `x` along unit (nx, ny, nz), from x toward a:
+ * v −= min(0, (v − w)·n) n, w the body's velocity.
+ */
+function stopApproach(physics: Physics, a: number, x: number, nx: number, ny: number, nz: number): void {
+  const v = physics.components.Velocity;
+  const un = (v.x[a] - v.x[x]) * nx + (v.y[a] - v.y[x]) * ny + (v.z[a] - v.z[x]) * nz;
+  if (un < 0) {
+    v.x[a] -= un * nx;
+    v.y[a] -= un * ny;
+    v.z[a] -= un * nz;
+  }
+}
+
 /** Moves `a` out of kinematic body `x` (at its end-of-tick pose); returns 1 when it moved. */
 function outOfKinematic(physics: Physics, s: ResponseState, a: number, x: number, pass: number): number {
   const { sphere, partnerSphere, partnerBox, contact } = s.shapes;
@@ -201,12 +215,7 @@ function outOfKinematic(physics: Physics, s: ResponseState, a: number, x: number
       const f = moveSwept(physics, s, a, ux, uy, uz, e);
       if (f === 1) {
         const n = s.shapes.cast.normal;
-        const un = (v.x[a] - wx) * n.x + (v.y[a] - wy) * n.y + (v.z[a] - wz) * n.z;
-        if (un < 0) {
-          v.x[a] -= un * n.x;
-          v.y[a] -= un * n.y;
-          v.z[a] -= un * n.z;
-        }
+        stopApproach(physics, a, x, n.x, n.y, n.z);
         s.work[R_PROJECTED]++;
         return 1;
       }
@@ -222,12 +231,7 @@ function outOfKinematic(physics: Physics, s: ResponseState, a: number, x: number
   const nx = contact.normal.x, ny = contact.normal.y, nz = contact.normal.z;
   const px = contact.point.x, py = contact.point.y, pz = contact.point.z;
   const f = moveSwept(physics, s, a, nx, ny, nz, d);
-  const un = (v.x[a] - wx) * nx + (v.y[a] - wy) * ny + (v.z[a] - wz) * nz;
-  if (un < 0) {
-    v.x[a] -= un * nx;
-    v.y[a] -= un * ny;
-    v.z[a] -= un * nz;
-  }
+  stopApproach(physics, a, x, nx, ny, nz);
   // What is left of the overlap (a squeeze: a static body stopped the push).
   let left = 0;
   if (f < 1) {
