@@ -244,12 +244,15 @@ function pushOut(physics: Physics, s: ResponseState, a: number, x: number, flags
     return true;
   }
   // Out of a kinematic body: swept against the static ones, never into them (squeezed: it stays in
-  // the kinematic body, and the end-of-tick projection checks it again).
+  // the kinematic body, and the end-of-tick projection checks it again). Out of one at rest, it is
+  // checked too: the body does not move into it again, and it may now overlap the sphere next to it
+  // (a row the body squeezed against a wall and stopped: the yield left it in the body).
   const m = s.move;
   m[0] = n.x * d;
   m[1] = n.y * d;
   m[2] = n.z * d;
-  if (sweepStatic(physics, s, a)) listSuspect(s, a);
+  const w = physics.components.Velocity;
+  if (sweepStatic(physics, s, a) || (w.x[x] === 0 && w.y[x] === 0 && w.z[x] === 0)) listSuspect(s, a);
   return m[3] > 0;
 }
 

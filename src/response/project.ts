@@ -6,9 +6,11 @@
  * moved) is checked against the kinematic bodies at their end-of-tick poses and the dynamic spheres
  * where they ended, and moved out of each it overlaps: a position-level projection (as position
  * based dynamics projects constraints, Müller et al. 2007), in passes (Gauss–Seidel, ascending
- * order of listing) until a pass moves nothing or leaves every sphere where the pass before left it
- * (`PROJECT_STILL`: its moves undo one another, as in a squeeze, which holds its depth: a ball between
- * a closing box and a wall is pushed out of the box and back by the wall, pass after pass): at most
+ * order of listing) until a pass moves nothing or leaves every sphere where the pass before it, or
+ * the one before that, left it (`PROJECT_STILL`: its moves undo one another, as in a squeeze, which
+ * holds its depth: a ball between a closing box and a wall is pushed out of the box and back by the
+ * wall, pass after pass; in a row of balls of different masses the moves come back every second
+ * pass): at most
  * `PROJECT_PASSES`, and past those up to `PROJECT_MAX_PASSES` while a pass still corrects more than
  * `PROJECT_TOL` (of a radius, or of a radii sum): the passes past the first few run only where a
  * cluster is still far from resolved (a heap pushed by a kinematic body, each of its balls capped;
@@ -31,6 +33,19 @@
  *   dynamic sphere never ends inside, nor crosses, a static box. When the static body leaves no room
  *   (a squeeze), the sphere keeps overlapping the kinematic body, and that contact is reported with
  *   the depth left.
+ * - After the last pass, the kinematic bodies once more (what is left is then between spheres), and
+ *   the **yield**, when a static body stopped a move of this tick's projection (the static side of a
+ *   squeeze) and the passes left two spheres overlapping by more than `PROJECT_YIELD` of their radii
+ *   sum: passes over the spheres alone, in which nothing is pinned by a kinematic body, so that the
+ *   squeeze goes into the kinematic bodies (rule 2 of docs/response.md) rather than between two
+ *   spheres pressed from both sides (a row driven into a wall: the pinned sphere at the box pushes the
+ *   next, the wall stops the last, and one pair kept the whole squeeze, up to merged). A sphere a
+ *   static body stops is blocked (pinned at level 0) for the rest of its pass, so the separation runs
+ *   out from the wall through the spheres pressing on it to the kinematic body as the pinning runs
+ *   out from a pusher. At most `PROJECT_YIELD_PASSES`, until one moves nothing or its moves undo
+ *   one another; the overlaps with kinematic bodies it leaves are reported as contacts with their
+ *   depth. Without a static stop (an elevator carrying a heap with nothing above it) a cluster the
+ *   passes did not finish is not a squeeze, and no kinematic body yields.
  * No allocation; the work is bounded: passes × suspects × the candidates of one sphere's bounds.
  * @module
  */
@@ -47,7 +62,7 @@ import { BodyFlags, type Physics } from '../physics/physicsTypes.js';
 import { recordOverlap, RI_DEPTH, RI_NX, RI_PX, RI_TOI } from './contactRecords.js';
 import { inverseMass } from './react.js';
 import { R_PROJECTED, R_SUSPECTS, type ResponseState } from './responseState.js';
-import { listSuspect } from './suspects.js';
+import { listSuspect, SUSPECT_STOPPED } from './suspects.js';
 import { isDynamic } from './isDynamic.js';
 import { wakeIntoTick } from './sleep.js';
 import { sweepStatic } from './sweepStatic.js';
@@ -70,6 +85,18 @@ export const PROJECT_TOL = 1e-3;
 export const PROJECT_STILL = 1e-7;
 /** Two dynamic spheres overlapping by at most this fraction of their radii sum are left as they are. */
 export const PROJECT_EPS = 1e-6;
+/**
+ * The yield (a squeeze): when a static body stopped a move of the projection, two spheres the passes
+ * left overlapping by more than this fraction of their radii sum are moved apart into the kinematic bodies.
+ */
+export const PROJECT_YIELD = 2e-3;
+/** Most passes of the yield. */
+export const PROJECT_YIELD_PASSES = 32;
+/**
+ * The pass number (`ResponseState.pinned`, a byte) of the yield's first pass: after every pass of
+ * the projection and its last kinematic phase (`PROJECT_MAX_PASSES` + 1).
+ */
+const YIELD_FIRST = PROJECT_MAX_PASSES + 2;
 
 /** A sphere within this fraction of its radius of a kinematic body touches it (pinned in the pass). */
 const PIN_SLACK = 1e-9;
@@ -118,7 +145,10 @@ function solid(physics: Physics, a: number, x: number): boolean {
   return (group[a] & mask[x]) !== 0 && (group[x] & mask[a]) !== 0;
 }
 
-/** Moves `a` by `k` × n swept against the static bodies (through `s.move`); returns the fraction made. */
+/**
+ * Moves `a` by `k` × n swept against the static bodies (through `s.move`); returns the fraction made.
+ * A move a static body stops marks `a` (listed) SUSPECT_STOPPED: the tick has a squeeze's static side.
+ */
 function moveSwept(physics: Physics, s: ResponseState, a: number, nx: number, ny: number, nz: number, k: number): number {
   const m = s.move;
   m[0] = nx * k;
@@ -126,6 +156,10 @@ function moveSwept(physics: Physics, s: ResponseState, a: number, nx: number, ny
   m[2] = nz * k;
   sweepStatic(physics, s, a);
   trackPath(physics, s, a);
+  if (m[3] < 1) {
+    listSuspect(s, a);
+    s.suspect[a] = SUSPECT_STOPPED;
+  }
   return m[3];
 }
 
@@ -170,34 +204,42 @@ function stopApproach(physics: Physics, a: number, x: number, nx: number, ny: nu
   }
 }
 
+/**
+ * Loads sphere `a` (its radius grown by `grow`) and kinematic body `x` at its end-of-tick pose into
+ * `s.shapes`; returns whether they touch, their contact in `s.shapes.contact` (normal from x toward a).
+ */
+function kinematicContact(physics: Physics, s: ResponseState, a: number, x: number, xSphere: boolean, grow: number): boolean {
+  const { sphere, partnerSphere, partnerBox, contact } = s.shapes;
+  const { Position: p, Velocity: v, Sphere: sp } = physics.components;
+  const dt = physics.dt;
+  sphere.center.x = p.x[a];
+  sphere.center.y = p.y[a];
+  sphere.center.z = p.z[a];
+  sphere.radius = sp.radius[a] + grow;
+  if (xSphere) {
+    partnerSphere.center.x = p.x[x] + v.x[x] * dt;
+    partnerSphere.center.y = p.y[x] + v.y[x] * dt;
+    partnerSphere.center.z = p.z[x] + v.z[x] * dt;
+    partnerSphere.radius = sp.radius[x];
+    return contactSphereSphere(sphere, partnerSphere, contact);
+  }
+  loadBox(physics, x, partnerBox);
+  partnerBox.center.x += v.x[x] * dt;
+  partnerBox.center.y += v.y[x] * dt;
+  partnerBox.center.z += v.z[x] * dt;
+  return contactSphereBox(sphere, partnerBox, contact);
+}
+
 /** Moves `a` out of kinematic body `x` (at its end-of-tick pose); returns 1 when it moved. */
 function outOfKinematic(physics: Physics, s: ResponseState, a: number, x: number, pass: number): number {
   const { sphere, partnerSphere, partnerBox, contact } = s.shapes;
   const { Position: p, Velocity: v, Sphere: sp } = physics.components;
   const dt = physics.dt;
   const wx = v.x[x], wy = v.y[x], wz = v.z[x];
-  sphere.center.x = p.x[a];
-  sphere.center.y = p.y[a];
-  sphere.center.z = p.z[a];
   // A hair larger than the sphere, so that touching (as a push-out leaves it) pins it too.
   const slack = PIN_SLACK * sp.radius[a];
-  sphere.radius = sp.radius[a] + slack;
   const xSphere = (internalsOf(physics).flags[x] & SPHERE) !== 0;
-  let hit: boolean;
-  if (xSphere) {
-    partnerSphere.center.x = p.x[x] + wx * dt;
-    partnerSphere.center.y = p.y[x] + wy * dt;
-    partnerSphere.center.z = p.z[x] + wz * dt;
-    partnerSphere.radius = sp.radius[x];
-    hit = contactSphereSphere(sphere, partnerSphere, contact);
-  } else {
-    loadBox(physics, x, partnerBox);
-    partnerBox.center.x += wx * dt;
-    partnerBox.center.y += wy * dt;
-    partnerBox.center.z += wz * dt;
-    hit = contactSphereBox(sphere, partnerBox, contact);
-  }
-  if (!hit) return 0;
+  if (!kinematicContact(physics, s, a, x, xSphere, slack)) return 0;
   s.pinned[a] = pass;
   s.pinLevel[a] = 0;
   let d = contact.depth - slack;
@@ -257,6 +299,34 @@ function outOfKinematic(physics: Physics, s: ResponseState, a: number, x: number
   return f > 0 ? 1 : 0;
 }
 
+/**
+ * Records each overlap of suspect `a` with a kinematic body (at its end-of-tick pose) as a contact
+ * with its depth (contactRecords.ts `recordOverlap`): what the yield left in the kinematic bodies.
+ */
+function recordKinematicOverlaps(physics: Physics, s: ResponseState, a: number): void {
+  queryNear(physics, s, a);
+  const near = s.near;
+  const flags = internalsOf(physics).flags;
+  const contact = s.shapes.contact;
+  const slack = PIN_SLACK * physics.components.Sphere.radius[a];
+  for (let k = 0; k < near.count; k++) {
+    const x = near.ids[k];
+    if (s.state[x] !== 0 || (flags[x] & MOVING) === 0 || isDynamic(flags[x]) || !solid(physics, a, x)) continue;
+    const xSphere = (flags[x] & SPHERE) !== 0;
+    if (!kinematicContact(physics, s, a, x, xSphere, 0) || !(contact.depth > slack)) continue;
+    const rec = s.recIn;
+    rec[RI_NX] = contact.normal.x;
+    rec[RI_NX + 1] = contact.normal.y;
+    rec[RI_NX + 2] = contact.normal.z;
+    rec[RI_DEPTH] = contact.depth;
+    rec[RI_PX] = contact.point.x;
+    rec[RI_PX + 1] = contact.point.y;
+    rec[RI_PX + 2] = contact.point.z;
+    rec[RI_TOI] = 1;
+    recordOverlap(s, a, x, xSphere);
+  }
+}
+
 /** Moves dynamic spheres `a` and `x` apart when they overlap; returns 1 when one moved. */
 function apart(physics: Physics, s: ResponseState, a: number, x: number, pass: number): number {
   const { Position: p, Velocity: v, Sphere: sp } = physics.components;
@@ -264,7 +334,8 @@ function apart(physics: Physics, s: ResponseState, a: number, x: number, pass: n
   const dx = p.x[a] - p.x[x], dy = p.y[a] - p.y[x], dz = p.z[a] - p.z[x];
   const dist = Math.sqrt(dx * dx + dy * dy + dz * dz);
   const d = rs - dist;
-  if (!(d > PROJECT_EPS * rs)) return 0;
+  // The first yield pass moves only what the passes left beyond PROJECT_YIELD (a squeeze).
+  if (!(d > (pass === YIELD_FIRST ? PROJECT_YIELD : PROJECT_EPS) * rs)) return 0;
   // Coincident centres: apart along +y (any fixed direction; deterministic).
   const nx = dist > 0 ? dx / dist : 0, ny = dist > 0 ? dy / dist : 1, nz = dist > 0 ? dz / dist : 0;
   const pair = s.pair;
@@ -294,6 +365,18 @@ function apart(physics: Physics, s: ResponseState, a: number, x: number, pass: n
   } else if (sa === 1) {
     s.pinned[a] = pass;
     s.pinLevel[a] = lx + 1;
+  }
+  // Yielding, a sphere a static body stopped is blocked for the rest of the pass (pinned at level 0):
+  // the spheres pressing on it take the separation, and so on out to the kinematic body.
+  if (pass >= YIELD_FIRST) {
+    if (sa > 0 && fa < 1) {
+      s.pinned[a] = pass;
+      s.pinLevel[a] = 0;
+    }
+    if (kx > 0 && fx < 1) {
+      s.pinned[x] = pass;
+      s.pinLevel[x] = 0;
+    }
   }
   const un = (v.x[a] - v.x[x]) * nx + (v.y[a] - v.y[x]) * ny + (v.z[a] - v.z[x]) * nz;
   if (un < 0) {
@@ -412,23 +495,30 @@ function spherePhase(physics: Physics, s: ResponseState, a: number, pass: number
 }
 
 /**
- * Whether no suspect moved by more than `PROJECT_STILL` of its radius (in x, y or z) since the
- * last pass (which had `recorded` suspects; a suspect listed since has no place to compare: not
- * still); records where each is now for the next pass.
+ * Whether no suspect moved by more than `PROJECT_STILL` of its radius (in x, y or z) since the last
+ * pass, or since the pass before it (the moves of a squeeze can undo one another over two passes);
+ * those passes had `recorded` and `recorded2` suspects (a suspect listed since has no place to
+ * compare: not still). Records where each is now (`s.projectEnd`: this pass, then the last one).
  */
-function passStill(physics: Physics, s: ResponseState, recorded: number): boolean {
+function passStill(physics: Physics, s: ResponseState, recorded: number, recorded2: number): boolean {
   const p = physics.components.Position, r = physics.components.Sphere.radius;
   const end = s.projectEnd;
   let still = recorded === s.suspectCount;
+  let still2 = recorded2 === s.suspectCount;
   for (let i = 0; i < s.suspectCount; i++) {
-    const a = s.suspects[i], o = 3 * a;
+    const a = s.suspects[i], o = 6 * a;
     const lim = PROJECT_STILL * r[a];
-    if (still && !(Math.abs(p.x[a] - end[o]) <= lim && Math.abs(p.y[a] - end[o + 1]) <= lim && Math.abs(p.z[a] - end[o + 2]) <= lim)) still = false;
-    end[o] = p.x[a];
-    end[o + 1] = p.y[a];
-    end[o + 2] = p.z[a];
+    const x = p.x[a], y = p.y[a], z = p.z[a];
+    if (still && !(Math.abs(x - end[o]) <= lim && Math.abs(y - end[o + 1]) <= lim && Math.abs(z - end[o + 2]) <= lim)) still = false;
+    if (still2 && !(Math.abs(x - end[o + 3]) <= lim && Math.abs(y - end[o + 4]) <= lim && Math.abs(z - end[o + 5]) <= lim)) still2 = false;
+    end[o + 3] = end[o];
+    end[o + 4] = end[o + 1];
+    end[o + 5] = end[o + 2];
+    end[o] = x;
+    end[o + 1] = y;
+    end[o + 2] = z;
   }
-  return still;
+  return still || still2;
 }
 
 /**
@@ -439,7 +529,7 @@ function passStill(physics: Physics, s: ResponseState, recorded: number): boolea
  */
 export function project(physics: Physics, s: ResponseState): void {
   if (s.suspectCount === 0) return;
-  let recorded = 0;
+  let recorded = 0, recorded2 = 0;
   for (let pass = 1; pass <= PROJECT_MAX_PASSES; pass++) {
     buildSuspectGrid(physics, s);
     s.projectDepth[0] = 0;
@@ -449,13 +539,48 @@ export function project(physics: Physics, s: ResponseState): void {
     for (let i = 0; i < s.suspectCount; i++) moved += spherePhase(physics, s, s.suspects[i], pass);
     for (let i = s.suspectCount - 1; i >= 0; i--) moved += spherePhase(physics, s, s.suspects[i], pass);
     if (moved === 0) break;
-    const still = passStill(physics, s, recorded);
+    const still = passStill(physics, s, recorded, recorded2);
+    recorded2 = recorded;
     recorded = s.suspectCount;
     if (still || pass === PROJECT_MAX_PASSES || (pass >= PROJECT_PASSES && !(s.projectDepth[0] > PROJECT_TOL))) {
       buildSuspectGrid(physics, s);
       for (let i = 0; i < s.suspectCount; i++) kinematicPhase(physics, s, s.suspects[i], pass + 1);
+      if (staticSide(s)) yieldPhase(physics, s);
       break;
     }
   }
   s.work[R_SUSPECTS] = s.suspectCount;
+}
+
+/** Whether a static body stopped a move of this tick's projection (a suspect marked SUSPECT_STOPPED). */
+function staticSide(s: ResponseState): boolean {
+  for (let i = 0; i < s.suspectCount; i++) if (s.suspect[s.suspects[i]] === SUSPECT_STOPPED) return true;
+  return false;
+}
+
+/**
+ * The yield (see the module notes): passes over the dynamic spheres alone, nothing pinned by a
+ * kinematic body, a sphere a static body stops blocked (pinned at level 0) for the rest of its pass;
+ * the first moves only pairs overlapping by more than `PROJECT_YIELD` of their radii sum, and when
+ * it moves none there is nothing to yield. Then the overlaps with kinematic bodies it left are
+ * recorded as contacts with their depth.
+ */
+function yieldPhase(physics: Physics, s: ResponseState): void {
+  let recorded = 0, recorded2 = 0, yielded = 0;
+  for (let k = 0; k < PROJECT_YIELD_PASSES; k++) {
+    const pass = YIELD_FIRST + k;
+    buildSuspectGrid(physics, s);
+    let moved = 0;
+    for (let i = 0; i < s.suspectCount; i++) moved += spherePhase(physics, s, s.suspects[i], pass);
+    for (let i = s.suspectCount - 1; i >= 0; i--) moved += spherePhase(physics, s, s.suspects[i], pass);
+    if (moved === 0) break;
+    yielded = 1;
+    const still = passStill(physics, s, recorded, recorded2);
+    recorded2 = recorded;
+    recorded = s.suspectCount;
+    if (still) break;
+  }
+  if (yielded === 0) return;
+  buildSuspectGrid(physics, s);
+  for (let i = 0; i < s.suspectCount; i++) recordKinematicOverlaps(physics, s, s.suspects[i]);
 }

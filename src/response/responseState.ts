@@ -64,7 +64,7 @@ export interface ResponseState {
   /** Per body: its start-of-tick position (3 slots) and the reach of its dynamic-grid item (|motion|₁ over the tick). */
   start: Float64Array;
   reach: Float64Array;
-  /** Per body: 1 when listed in `suspects` this tick. */
+  /** Per body: 1 when listed in `suspects` this tick; SUSPECT_STOPPED (2) when listed and a static body stopped a move of the projection (suspects.ts). */
   suspect: Uint8Array;
   /**
    * Per body: the projection pass in which it was pinned (pushed out of a kinematic body, or moved
@@ -73,7 +73,7 @@ export interface ResponseState {
    */
   pinned: Uint8Array;
   pinLevel: Int32Array;
-  /** Per body (3 each): where the projection's last pass left it (project.ts `passStill`). */
+  /** Per body (6 each): where the projection's last pass left it, then the pass before (project.ts `passStill`). */
   projectEnd: Float64Array;
   /**
    * Bodies the end-of-tick projection checks (project.ts): capped ones, those whose path left their
@@ -264,7 +264,7 @@ export function createResponseState(capacity: number): ResponseState {
     suspect: new Uint8Array(capacity),
     pinned: new Uint8Array(capacity),
     pinLevel: new Int32Array(capacity),
-    projectEnd: new Float64Array(3 * capacity),
+    projectEnd: new Float64Array(6 * capacity),
     suspects: new Int32Array(n),
     suspectCount: 0,
     suspectGrid: createGrid(1),
@@ -363,7 +363,7 @@ export function responseReserveBodies(s: ResponseState, maxEid: number): void {
     s.suspect = grow(s.suspect, cap);
     s.pinned = grow(s.pinned, cap);
     s.pinLevel = grow(s.pinLevel, cap);
-    s.projectEnd = grow(s.projectEnd, 3 * cap);
+    s.projectEnd = grow(s.projectEnd, 6 * cap);
     s.planeCount = grow(s.planeCount, cap);
     s.planes = grow(s.planes, cap * PLANE_SLOTS);
     s.head = grow(s.head, cap, -1);

@@ -14,6 +14,12 @@
 import { growArray as grow } from '../math/grow.js';
 import { CAPPED, R_CAPPED, type ResponseState } from './responseState.js';
 
+/**
+ * `ResponseState.suspect` of a listed body a static body stopped in a move of the projection
+ * (project.ts: the tick has the static side of a squeeze); 1 for the others.
+ */
+export const SUSPECT_STOPPED = 2;
+
 /** Lists `a` (once per tick) for the end-of-tick projection. */
 export function listSuspect(s: ResponseState, a: number): void {
   if (s.suspect[a] !== 0) return;
