@@ -52,8 +52,12 @@ export function recordContact(s: ResponseState, owner: number, other: number, ot
   s.recNext[r] = s.head[a];
   s.head[a] = r;
   s.recFlags[r] = flags;
+  writeSlots(s, r, a === owner ? 1 : -1);
+}
+
+/** Writes `s.recIn` to record `r`, its normal times `sign` (−1 when the record's a is not the owner). */
+function writeSlots(s: ResponseState, r: number, sign: number): void {
   const o = REC_SLOTS * r;
-  const sign = a === owner ? 1 : -1;
   const rec = s.recIn;
   for (let k = 0; k < 3; k++) s.recF[o + k] = sign * rec[RI_NX + k];
   for (let k = 3; k < REC_SLOTS; k++) s.recF[o + k] = rec[k];
@@ -61,16 +65,16 @@ export function recordContact(s: ResponseState, owner: number, other: number, ot
 
 /**
  * Records an overlap left at the end of the tick by the projection (project.ts: a sphere squeezed
- * between a kinematic body and a static one) from `s.recIn`: the pair's record, when it has one,
- * takes the larger depth; otherwise it is recorded with `s.recIn` as it is.
+ * between a kinematic body and a static one) from `s.recIn` (toi 1): the pair's record, when it has
+ * one (a touch earlier in the tick), is replaced by it, so that the pair reports where it ends;
+ * otherwise it is recorded.
  */
 export function recordOverlap(s: ResponseState, owner: number, other: number, otherSphere: boolean): void {
   const a = pairA(owner, other, otherSphere);
   const b = a === owner ? other : owner;
   for (let r = s.head[a]; r >= 0; r = s.recNext[r]) {
     if (s.recB[r] !== b) continue;
-    const o = REC_SLOTS * r + RI_DEPTH;
-    if (s.recIn[RI_DEPTH] > s.recF[o]) s.recF[o] = s.recIn[RI_DEPTH];
+    writeSlots(s, r, a === owner ? 1 : -1);
     return;
   }
   recordContact(s, owner, other, otherSphere, 0);

@@ -244,15 +244,16 @@ function pushOut(physics: Physics, s: ResponseState, a: number, x: number, flags
     return true;
   }
   // Out of a kinematic body: swept against the static ones, never into them (squeezed: it stays in
-  // the kinematic body, and the end-of-tick projection checks it again). Out of one at rest, it is
-  // checked too: the body does not move into it again, and it may now overlap the sphere next to it
-  // (a row the body squeezed against a wall and stopped: the yield left it in the body).
+  // the kinematic body, and the end-of-tick projection checks it again). Out of one at rest or moving
+  // away from it (w·n ≤ 0), it is checked too: the body does not push it in the tick, and it may now
+  // overlap the sphere next to it (a row the body squeezed against a wall, then stopped or turned
+  // back: the projection's yield left it in the body).
   const m = s.move;
   m[0] = n.x * d;
   m[1] = n.y * d;
   m[2] = n.z * d;
   const w = physics.components.Velocity;
-  if (sweepStatic(physics, s, a) || (w.x[x] === 0 && w.y[x] === 0 && w.z[x] === 0)) listSuspect(s, a);
+  if (sweepStatic(physics, s, a) || !(w.x[x] * n.x + w.y[x] * n.y + w.z[x] * n.z > 0)) listSuspect(s, a);
   return m[3] > 0;
 }
 

@@ -34,18 +34,21 @@
  *   (a squeeze), the sphere keeps overlapping the kinematic body, and that contact is reported with
  *   the depth left.
  * - After the last pass, the kinematic bodies once more (what is left is then between spheres), and
- *   the **yield**, when a static body stopped a move of this tick's projection (the static side of a
- *   squeeze) and the passes left two spheres overlapping by more than `PROJECT_YIELD` of their radii
- *   sum: passes over the spheres alone, in which nothing is pinned by a kinematic body, so that the
- *   squeeze goes into the kinematic bodies (rule 2 of docs/response.md) rather than between two
- *   spheres pressed from both sides (a row driven into a wall: the pinned sphere at the box pushes the
- *   next, the wall stops the last, and one pair kept the whole squeeze, up to merged). A sphere a
- *   static body stops is blocked (pinned at level 0) for the rest of its pass, so the separation runs
- *   out from the wall through the spheres pressing on it to the kinematic body as the pinning runs
- *   out from a pusher. At most `PROJECT_YIELD_PASSES`, until one moves nothing or its moves undo
- *   one another; the overlaps with kinematic bodies it leaves are reported as contacts with their
- *   depth. Without a static stop (an elevator carrying a heap with nothing above it) a cluster the
- *   passes did not finish is not a squeeze, and no kinematic body yields.
+ *   the **yield** when two spheres are left overlapping by more than `PROJECT_YIELD` of their radii
+ *   sum: passes over the spheres alone, nothing pinned by a kinematic body, so that a squeeze goes
+ *   into the kinematic bodies (rule 2 of docs/response.md) rather than between two spheres pressed
+ *   from both sides (a row driven into a wall: the pinned sphere at the box pushes the next, the
+ *   wall stops the last, and one pair kept the whole squeeze, up to merged). Only spheres on a hard
+ *   side of a squeeze move in it (SUSPECT_SQUEEZED, spread through touching spheres first): touching,
+ *   through touching spheres, one a static body stopped in a separation (SUSPECT_STOPPED), or where
+ *   the spheres touching two kinematic bodies meet (a vice); a heap an elevator lifts with nothing
+ *   above it is on no hard side, and what the passes left there stays between its spheres. A sphere
+ *   a static body stopped is blocked (pinned at level 0) along the way into that body (its normal,
+ *   within 45°), so the separation runs out from the wall through the spheres pressing on it to the
+ *   kinematic body as the pinning runs out from a pusher. At most `PROJECT_YIELD_PASSES`, until one
+ *   moves nothing or its moves undo one another.
+ * - At the end, every overlap of a suspect that touched a kinematic body (or took part in the
+ *   yield) with one is reported as a contact with its depth at the end of the tick.
  * No allocation; the work is bounded: passes × suspects × the candidates of one sphere's bounds.
  * @module
  */
@@ -62,7 +65,7 @@ import { BodyFlags, type Physics } from '../physics/physicsTypes.js';
 import { recordOverlap, RI_DEPTH, RI_NX, RI_PX, RI_TOI } from './contactRecords.js';
 import { inverseMass } from './react.js';
 import { R_PROJECTED, R_SUSPECTS, type ResponseState } from './responseState.js';
-import { listSuspect, SUSPECT_STOPPED } from './suspects.js';
+import { listSuspect, SUSPECT_KINEMATIC, SUSPECT_SQUEEZED, SUSPECT_STOPPED } from './suspects.js';
 import { isDynamic } from './isDynamic.js';
 import { wakeIntoTick } from './sleep.js';
 import { sweepStatic } from './sweepStatic.js';
@@ -86,8 +89,8 @@ export const PROJECT_STILL = 1e-7;
 /** Two dynamic spheres overlapping by at most this fraction of their radii sum are left as they are. */
 export const PROJECT_EPS = 1e-6;
 /**
- * The yield (a squeeze): when a static body stopped a move of the projection, two spheres the passes
- * left overlapping by more than this fraction of their radii sum are moved apart into the kinematic bodies.
+ * The yield (a squeeze): two spheres the passes left overlapping by more than this fraction of their
+ * radii sum, on a hard side of a squeeze, are moved apart into the kinematic bodies (module notes).
  */
 export const PROJECT_YIELD = 2e-3;
 /** Most passes of the yield. */
@@ -147,18 +150,23 @@ function solid(physics: Physics, a: number, x: number): boolean {
 
 /**
  * Moves `a` by `k` × n swept against the static bodies (through `s.move`); returns the fraction made.
- * A move a static body stops marks `a` (listed) SUSPECT_STOPPED: the tick has a squeeze's static side.
+ * A separation from a sphere (`apart`) that a static body stops marks `a` (listed) SUSPECT_STOPPED:
+ * the static side of a squeeze (not a push out of a kinematic body: that sphere is on its side).
  */
-function moveSwept(physics: Physics, s: ResponseState, a: number, nx: number, ny: number, nz: number, k: number): number {
+function moveSwept(physics: Physics, s: ResponseState, a: number, nx: number, ny: number, nz: number, k: number, apart: boolean): number {
   const m = s.move;
   m[0] = nx * k;
   m[1] = ny * k;
   m[2] = nz * k;
   sweepStatic(physics, s, a);
   trackPath(physics, s, a);
-  if (m[3] < 1) {
+  if (apart && m[3] < 1) {
     listSuspect(s, a);
-    s.suspect[a] = SUSPECT_STOPPED;
+    s.suspect[a] |= SUSPECT_STOPPED;
+    const n = s.sweepShapes.contact.normal, o = 3 * a;
+    s.stopNormal[o] = n.x;
+    s.stopNormal[o + 1] = n.y;
+    s.stopNormal[o + 2] = n.z;
   }
   return m[3];
 }
@@ -240,6 +248,10 @@ function outOfKinematic(physics: Physics, s: ResponseState, a: number, x: number
   const slack = PIN_SLACK * sp.radius[a];
   const xSphere = (internalsOf(physics).flags[x] & SPHERE) !== 0;
   if (!kinematicContact(physics, s, a, x, xSphere, slack)) return 0;
+  s.suspect[a] |= SUSPECT_KINEMATIC;
+  // On the sides of two kinematic bodies: squeezed between them.
+  if (s.squeezeSide[a] === 0) s.squeezeSide[a] = x;
+  else if (s.squeezeSide[a] !== x) s.suspect[a] |= SUSPECT_SQUEEZED;
   s.pinned[a] = pass;
   s.pinLevel[a] = 0;
   let d = contact.depth - slack;
@@ -254,7 +266,7 @@ function outOfKinematic(physics: Physics, s: ResponseState, a: number, x: number
     const ux = wx / wl, uy = wy / wl, uz = wz / wl;
     const e = exitAlong(s, xSphere, ux, uy, uz);
     if (e > 0 && e <= wl * dt + sp.radius[a]) {
-      const f = moveSwept(physics, s, a, ux, uy, uz, e);
+      const f = moveSwept(physics, s, a, ux, uy, uz, e, false);
       if (f === 1) {
         const n = s.shapes.cast.normal;
         stopApproach(physics, a, x, n.x, n.y, n.z);
@@ -271,37 +283,17 @@ function outOfKinematic(physics: Physics, s: ResponseState, a: number, x: number
     }
   }
   const nx = contact.normal.x, ny = contact.normal.y, nz = contact.normal.z;
-  const px = contact.point.x, py = contact.point.y, pz = contact.point.z;
-  const f = moveSwept(physics, s, a, nx, ny, nz, d);
+  const f = moveSwept(physics, s, a, nx, ny, nz, d, false);
   stopApproach(physics, a, x, nx, ny, nz);
-  // What is left of the overlap (a squeeze: a static body stopped the push).
-  let left = 0;
-  if (f < 1) {
-    sphere.center.x = p.x[a];
-    sphere.center.y = p.y[a];
-    sphere.center.z = p.z[a];
-    sphere.radius = sp.radius[a];
-    if (xSphere ? contactSphereSphere(sphere, partnerSphere, contact) : contactSphereBox(sphere, partnerBox, contact)) left = contact.depth;
-  }
-  if (left > 0) {
-    const rec = s.recIn;
-    rec[RI_NX] = nx;
-    rec[RI_NX + 1] = ny;
-    rec[RI_NX + 2] = nz;
-    rec[RI_DEPTH] = left;
-    rec[RI_PX] = px;
-    rec[RI_PX + 1] = py;
-    rec[RI_PX + 2] = pz;
-    rec[RI_TOI] = 1;
-    recordOverlap(s, a, x, xSphere);
-  }
+  // What is left of the overlap (a squeeze: a static body stopped the push) is reported at the end
+  // of the projection (recordKinematicOverlaps).
   s.work[R_PROJECTED]++;
   return f > 0 ? 1 : 0;
 }
 
 /**
  * Records each overlap of suspect `a` with a kinematic body (at its end-of-tick pose) as a contact
- * with its depth (contactRecords.ts `recordOverlap`): what the yield left in the kinematic bodies.
+ * with its depth at the end of the tick (contactRecords.ts `recordOverlap`).
  */
 function recordKinematicOverlaps(physics: Physics, s: ResponseState, a: number): void {
   queryNear(physics, s, a);
@@ -327,6 +319,16 @@ function recordKinematicOverlaps(physics: Physics, s: ResponseState, a: number):
   }
 }
 
+/**
+ * Whether sphere `a`, moved along unit (ux, uy, uz), moves into the static body that last stopped
+ * one of its separations this tick (SUSPECT_STOPPED, `s.stopNormal`): within 45° of its normal.
+ */
+function blockedAlong(s: ResponseState, a: number, ux: number, uy: number, uz: number): boolean {
+  if ((s.suspect[a] & SUSPECT_STOPPED) === 0) return false;
+  const o = 3 * a;
+  return ux * s.stopNormal[o] + uy * s.stopNormal[o + 1] + uz * s.stopNormal[o + 2] < -Math.SQRT1_2;
+}
+
 /** Moves dynamic spheres `a` and `x` apart when they overlap; returns 1 when one moved. */
 function apart(physics: Physics, s: ResponseState, a: number, x: number, pass: number): number {
   const { Position: p, Velocity: v, Sphere: sp } = physics.components;
@@ -334,16 +336,30 @@ function apart(physics: Physics, s: ResponseState, a: number, x: number, pass: n
   const dx = p.x[a] - p.x[x], dy = p.y[a] - p.y[x], dz = p.z[a] - p.z[x];
   const dist = Math.sqrt(dx * dx + dy * dy + dz * dz);
   const d = rs - dist;
-  // The first yield pass moves only what the passes left beyond PROJECT_YIELD (a squeeze).
+  // The first yield pass moves only what the passes left beyond PROJECT_YIELD (a squeeze), and the
+  // yield only spheres on a hard side (SUSPECT_STOPPED or SUSPECT_SQUEEZED).
   if (!(d > (pass === YIELD_FIRST ? PROJECT_YIELD : PROJECT_EPS) * rs)) return 0;
+  if (pass >= YIELD_FIRST && ((s.suspect[a] | s.suspect[x]) & (SUSPECT_STOPPED | SUSPECT_SQUEEZED)) === 0) return 0;
   // Coincident centres: apart along +y (any fixed direction; deterministic).
   const nx = dist > 0 ? dx / dist : 0, ny = dist > 0 ? dy / dist : 1, nz = dist > 0 ? dz / dist : 0;
   const pair = s.pair;
   inverseMass(physics, a, pair, 2);
   inverseMass(physics, x, pair, 3);
   const ia = pair[2], ix = pair[3];
-  const pa = s.pinned[a] === pass, px = s.pinned[x] === pass;
-  const la = s.pinLevel[a], lx = s.pinLevel[x];
+  let pa = s.pinned[a] === pass, px = s.pinned[x] === pass;
+  let la = s.pinLevel[a], lx = s.pinLevel[x];
+  if (pass >= YIELD_FIRST) {
+    // Yielding, a sphere is blocked (pinned at level 0) along a way into the static body that last
+    // stopped it: the spheres pressing on it take the separation, out to the kinematic body.
+    if (blockedAlong(s, a, nx, ny, nz)) {
+      pa = true;
+      la = 0;
+    }
+    if (blockedAlong(s, x, -nx, -ny, -nz)) {
+      px = true;
+      lx = 0;
+    }
+  }
   // All of it to the one not pinned, or pinned farther (more levels) from the kinematic body.
   const sa = pa && px ? (la === lx ? ia / (ia + ix) : la < lx ? 0 : 1) : pa === px ? ia / (ia + ix) : pa ? 0 : 1;
   // What a static body stops of one sphere's move the other one makes (a blocked sphere is
@@ -353,11 +369,11 @@ function apart(physics: Physics, s: ResponseState, a: number, x: number, pass: n
   // so that a chain squeezed between a kinematic body and a wall ends overlapping the kinematic body
   // (rule 2 of docs/response.md), not with the whole squeeze on one pair of spheres (a heap driven
   // against a wall kept 0.32 of a radii sum there).
-  const fa = sa > 0 ? moveSwept(physics, s, a, nx, ny, nz, d * sa) : 0;
+  const fa = sa > 0 ? moveSwept(physics, s, a, nx, ny, nz, d * sa, true) : 0;
   const kx = d * (1 - sa) + (sa > 0 ? d * sa * (1 - fa) : 0);
-  const fx = kx > 0 ? moveSwept(physics, s, x, -nx, -ny, -nz, kx) : 0;
+  const fx = kx > 0 ? moveSwept(physics, s, x, -nx, -ny, -nz, kx, true) : 0;
   let moved = fa > 0 || fx > 0 ? 1 : 0;
-  if (sa < 1 && fx < 1) moved |= moveSwept(physics, s, a, nx, ny, nz, kx * (1 - fx)) > 0 ? 1 : 0;
+  if (sa < 1 && fx < 1) moved |= moveSwept(physics, s, a, nx, ny, nz, kx * (1 - fx), true) > 0 ? 1 : 0;
   // Moved all the way by a pinned sphere: it rests on what pins that one (a chain on a pusher).
   if (sa === 0) {
     s.pinned[x] = pass;
@@ -365,18 +381,6 @@ function apart(physics: Physics, s: ResponseState, a: number, x: number, pass: n
   } else if (sa === 1) {
     s.pinned[a] = pass;
     s.pinLevel[a] = lx + 1;
-  }
-  // Yielding, a sphere a static body stopped is blocked for the rest of the pass (pinned at level 0):
-  // the spheres pressing on it take the separation, and so on out to the kinematic body.
-  if (pass >= YIELD_FIRST) {
-    if (sa > 0 && fa < 1) {
-      s.pinned[a] = pass;
-      s.pinLevel[a] = 0;
-    }
-    if (kx > 0 && fx < 1) {
-      s.pinned[x] = pass;
-      s.pinLevel[x] = 0;
-    }
   }
   const un = (v.x[a] - v.x[x]) * nx + (v.y[a] - v.y[x]) * ny + (v.z[a] - v.z[x]) * nz;
   if (un < 0) {
@@ -389,6 +393,10 @@ function apart(physics: Physics, s: ResponseState, a: number, x: number, pass: n
     v.z[x] -= j * ix * nz;
   }
   listSuspect(s, x);
+  if (pass >= YIELD_FIRST) {
+    s.suspect[a] |= SUSPECT_SQUEEZED;
+    s.suspect[x] |= SUSPECT_SQUEEZED;
+  }
   if (d > s.projectDepth[0] * rs) s.projectDepth[0] = d / rs;
   s.work[R_PROJECTED]++;
   return moved;
@@ -538,35 +546,60 @@ export function project(physics: Physics, s: ResponseState): void {
     // A forward and a backward sweep carry a correction (and the pinning) along a chain both ways.
     for (let i = 0; i < s.suspectCount; i++) moved += spherePhase(physics, s, s.suspects[i], pass);
     for (let i = s.suspectCount - 1; i >= 0; i--) moved += spherePhase(physics, s, s.suspects[i], pass);
-    if (moved === 0) break;
+    if (moved === 0) {
+      // Nothing could move: either nothing overlaps, or what does is wedged against static bodies.
+      if (s.projectDepth[0] > PROJECT_YIELD && deepPair(physics, s)) yieldPhase(physics, s);
+      break;
+    }
     const still = passStill(physics, s, recorded, recorded2);
     recorded2 = recorded;
     recorded = s.suspectCount;
     if (still || pass === PROJECT_MAX_PASSES || (pass >= PROJECT_PASSES && !(s.projectDepth[0] > PROJECT_TOL))) {
       buildSuspectGrid(physics, s);
       for (let i = 0; i < s.suspectCount; i++) kinematicPhase(physics, s, s.suspects[i], pass + 1);
-      if (staticSide(s)) yieldPhase(physics, s);
+      if (deepPair(physics, s)) yieldPhase(physics, s);
       break;
     }
+  }
+  buildSuspectGrid(physics, s);
+  for (let i = 0; i < s.suspectCount; i++) {
+    const a = s.suspects[i];
+    if ((s.suspect[a] & (SUSPECT_KINEMATIC | SUSPECT_SQUEEZED)) !== 0) recordKinematicOverlaps(physics, s, a);
   }
   s.work[R_SUSPECTS] = s.suspectCount;
 }
 
-/** Whether a static body stopped a move of this tick's projection (a suspect marked SUSPECT_STOPPED). */
-function staticSide(s: ResponseState): boolean {
-  for (let i = 0; i < s.suspectCount; i++) if (s.suspect[s.suspects[i]] === SUSPECT_STOPPED) return true;
+/** Whether two dynamic spheres, one a suspect, overlap by more than `PROJECT_YIELD` of their radii sum. */
+function deepPair(physics: Physics, s: ResponseState): boolean {
+  const { Position: p, Sphere: sp } = physics.components;
+  for (let i = 0; i < s.suspectCount; i++) {
+    const a = s.suspects[i];
+    queryNear(physics, s, a);
+    const near = s.near;
+    for (let k = 0; k < near.count; k++) {
+      const x = near.ids[k];
+      if (x === a || s.state[x] === 0 || !solid(physics, a, x)) continue;
+      const rs = (sp.radius[a] + sp.radius[x]) * (1 - PROJECT_YIELD);
+      const dx = p.x[a] - p.x[x], dy = p.y[a] - p.y[x], dz = p.z[a] - p.z[x];
+      if (dx * dx + dy * dy + dz * dz < rs * rs) return true;
+    }
+  }
   return false;
 }
 
 /**
- * The yield (see the module notes): passes over the dynamic spheres alone, nothing pinned by a
- * kinematic body, a sphere a static body stops blocked (pinned at level 0) for the rest of its pass;
- * the first moves only pairs overlapping by more than `PROJECT_YIELD` of their radii sum, and when
- * it moves none there is nothing to yield. Then the overlaps with kinematic bodies it left are
- * recorded as contacts with their depth.
+ * The yield (see the module notes): marks the hard sides (`spreadSqueeze`, in sweeps until one marks
+ * nothing), then passes over the dynamic spheres alone, nothing pinned by a kinematic body; the first
+ * moves only pairs overlapping by more than `PROJECT_YIELD` of their radii sum.
  */
 function yieldPhase(physics: Physics, s: ResponseState): void {
-  let recorded = 0, recorded2 = 0, yielded = 0;
+  for (let k = 0; k < PROJECT_YIELD_PASSES; k++) {
+    let spread = 0;
+    for (let i = 0; i < s.suspectCount; i++) spread += spreadSqueeze(physics, s, s.suspects[i]);
+    for (let i = s.suspectCount - 1; i >= 0; i--) spread += spreadSqueeze(physics, s, s.suspects[i]);
+    if (spread === 0) break;
+  }
+  let recorded = 0, recorded2 = 0;
   for (let k = 0; k < PROJECT_YIELD_PASSES; k++) {
     const pass = YIELD_FIRST + k;
     buildSuspectGrid(physics, s);
@@ -574,13 +607,44 @@ function yieldPhase(physics: Physics, s: ResponseState): void {
     for (let i = 0; i < s.suspectCount; i++) moved += spherePhase(physics, s, s.suspects[i], pass);
     for (let i = s.suspectCount - 1; i >= 0; i--) moved += spherePhase(physics, s, s.suspects[i], pass);
     if (moved === 0) break;
-    yielded = 1;
     const still = passStill(physics, s, recorded, recorded2);
     recorded2 = recorded;
     recorded = s.suspectCount;
     if (still) break;
   }
-  if (yielded === 0) return;
-  buildSuspectGrid(physics, s);
-  for (let i = 0; i < s.suspectCount; i++) recordKinematicOverlaps(physics, s, s.suspects[i]);
+}
+
+/**
+ * Spreads from suspect `a` to the dynamic spheres of this tick that touch it (within `PROJECT_EPS`
+ * of their radii sum; listing them): SUSPECT_SQUEEZED when `a` is STOPPED or SQUEEZED, and `a`'s
+ * kinematic side (`s.squeezeSide`) to one on no side; two touching on the sides of two kinematic
+ * bodies are both SQUEEZED. Returns how many marks it made.
+ */
+function spreadSqueeze(physics: Physics, s: ResponseState, a: number): number {
+  const hard = (s.suspect[a] & (SUSPECT_STOPPED | SUSPECT_SQUEEZED)) !== 0;
+  const side = s.squeezeSide[a];
+  if (!hard && side === 0) return 0;
+  queryNear(physics, s, a);
+  const near = s.near;
+  const { Position: p, Sphere: sp } = physics.components;
+  let marked = 0;
+  for (let k = 0; k < near.count; k++) {
+    const x = near.ids[k];
+    if (x === a || s.state[x] === 0 || !solid(physics, a, x)) continue;
+    const xHard = (s.suspect[x] & (SUSPECT_STOPPED | SUSPECT_SQUEEZED)) !== 0;
+    const xSide = s.suspect[x] === 0 ? 0 : s.squeezeSide[x];
+    const meets = side !== 0 && xSide !== 0 && xSide !== side;
+    if (xHard && (hard || side === 0 || xSide === side)) continue;
+    if (!hard && !meets && xSide !== 0) continue;
+    const rs = (sp.radius[a] + sp.radius[x]) * (1 + PROJECT_EPS);
+    const dx = p.x[a] - p.x[x], dy = p.y[a] - p.y[x], dz = p.z[a] - p.z[x];
+    if (dx * dx + dy * dy + dz * dz > rs * rs) continue;
+    listSuspect(s, x);
+    if (hard || meets) {
+      s.suspect[x] |= SUSPECT_SQUEEZED;
+      if (meets) s.suspect[a] |= SUSPECT_SQUEEZED;
+    } else s.squeezeSide[x] = side;
+    marked++;
+  }
+  return marked;
 }

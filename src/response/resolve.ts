@@ -266,7 +266,7 @@ function collectBodies(physics: Physics, s: ResponseState): void {
   const internal = internalsOf(physics);
   const { flags, maxEid } = internal;
   for (let i = 0; i < s.bodyCount; i++) s.state[s.bodies[i]] = 0;
-  for (let i = 0; i < s.suspectCount; i++) s.suspect[s.suspects[i]] = s.pinned[s.suspects[i]] = 0;
+  for (let i = 0; i < s.suspectCount; i++) s.suspect[s.suspects[i]] = s.pinned[s.suspects[i]] = s.squeezeSide[s.suspects[i]] = 0;
   s.suspectCount = 0;
   s.wakeCount = 0;
   s.jamCount = 0;

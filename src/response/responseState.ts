@@ -64,7 +64,7 @@ export interface ResponseState {
   /** Per body: its start-of-tick position (3 slots) and the reach of its dynamic-grid item (|motion|₁ over the tick). */
   start: Float64Array;
   reach: Float64Array;
-  /** Per body: 1 when listed in `suspects` this tick; SUSPECT_STOPPED (2) when listed and a static body stopped a move of the projection (suspects.ts). */
+  /** Per body: 0 when not listed in `suspects` this tick, else the SUSPECT_* bits of suspects.ts. */
   suspect: Uint8Array;
   /**
    * Per body: the projection pass in which it was pinned (pushed out of a kinematic body, or moved
@@ -73,6 +73,13 @@ export interface ResponseState {
    */
   pinned: Uint8Array;
   pinLevel: Int32Array;
+  /**
+   * Per listed body, this tick: the kinematic body on whose side of a squeeze the projection found
+   * it (the first it touched, or the one a sphere touching it is on), 0 for none (project.ts).
+   */
+  squeezeSide: Int32Array;
+  /** Per body (3 each), this tick: the normal of the static body that last stopped a separation of it (with SUSPECT_STOPPED, project.ts). */
+  stopNormal: Float64Array;
   /** Per body (6 each): where the projection's last pass left it, then the pass before (project.ts `passStill`). */
   projectEnd: Float64Array;
   /**
@@ -264,6 +271,8 @@ export function createResponseState(capacity: number): ResponseState {
     suspect: new Uint8Array(capacity),
     pinned: new Uint8Array(capacity),
     pinLevel: new Int32Array(capacity),
+    squeezeSide: new Int32Array(capacity),
+    stopNormal: new Float64Array(3 * capacity),
     projectEnd: new Float64Array(6 * capacity),
     suspects: new Int32Array(n),
     suspectCount: 0,
@@ -363,6 +372,8 @@ export function responseReserveBodies(s: ResponseState, maxEid: number): void {
     s.suspect = grow(s.suspect, cap);
     s.pinned = grow(s.pinned, cap);
     s.pinLevel = grow(s.pinLevel, cap);
+    s.squeezeSide = grow(s.squeezeSide, cap);
+    s.stopNormal = grow(s.stopNormal, 3 * cap);
     s.projectEnd = grow(s.projectEnd, 6 * cap);
     s.planeCount = grow(s.planeCount, cap);
     s.planes = grow(s.planes, cap * PLANE_SLOTS);

@@ -15,15 +15,18 @@ import { growArray as grow } from '../math/grow.js';
 import { CAPPED, R_CAPPED, type ResponseState } from './responseState.js';
 
 /**
- * `ResponseState.suspect` of a listed body a static body stopped in a move of the projection
- * (project.ts: the tick has the static side of a squeeze); 1 for the others.
+ * Bits of `ResponseState.suspect` (0: not listed this tick): LISTED for every listed body; the
+ * projection (project.ts) adds STOPPED when a static body stopped one of its separations from a
+ * sphere (the static side of a squeeze), SQUEEZED when it touches, through touching dynamic spheres,
+ * one STOPPED, or is where the spheres touching two kinematic bodies meet (the yield may move it),
+ * KINEMATIC when it touched a kinematic body in a pass.
  */
-export const SUSPECT_STOPPED = 2;
+export const SUSPECT_LISTED = 1, SUSPECT_STOPPED = 2, SUSPECT_SQUEEZED = 4, SUSPECT_KINEMATIC = 8;
 
 /** Lists `a` (once per tick) for the end-of-tick projection. */
 export function listSuspect(s: ResponseState, a: number): void {
   if (s.suspect[a] !== 0) return;
-  s.suspect[a] = 1;
+  s.suspect[a] = SUSPECT_LISTED;
   s.suspects[s.suspectCount++] = a;
 }
 
