@@ -3,7 +3,7 @@
  * (off by default). A dynamic sphere whose speed at the end of a tick stays below `speed` (length
  * units per second) for `time` seconds falls asleep: its velocity becomes 0 and, while asleep, it gets
  * no gravity or damping, is not predicted, moved or swept by the response (an obstacle at rest for
- * the others, like a static body), and its contacts with static bodies and other sleepers are
+ * the others, like a static body), and its contacts with static bodies, kinematic bodies at rest and other sleepers are
  * reported every tick as they were when it fell asleep (its contacts with awake bodies are found by
  * them). It wakes when
  * - an awake dynamic sphere hits it approaching faster than both `speed` and the rest speed (two
@@ -179,9 +179,15 @@ export function updateSleep(physics: Physics, s: SleepState): void {
   }
 }
 
-/** Whether `e` does not move: asleep, or without Velocity. */
+/**
+ * Whether `e` does not move: asleep, without Velocity, or a kinematic body at rest (velocity 0: a
+ * ball asleep on a stopped platform, or left in a box that squeezed it, keeps its contact).
+ */
 function still(physics: Physics, s: SleepState, e: number): boolean {
-  return s.asleep[e] === 1 || (internalsOf(physics).flags[e] & MOVING) === 0;
+  const f = internalsOf(physics).flags[e];
+  if (s.asleep[e] === 1 || (f & MOVING) === 0) return true;
+  const v = physics.components.Velocity;
+  return !isDynamic(f) && v.x[e] === 0 && v.y[e] === 0 && v.z[e] === 0;
 }
 
 /**

@@ -91,7 +91,7 @@ function expectDepthsReported(s: Scene): number {
   return checked;
 }
 
-interface RowOptions { n: number; v: number; squeeze: number; spread: number; equal: boolean; lifted: boolean; iters: number; seed: number }
+interface RowOptions { n: number; v: number; squeeze: number; spread: number; equal: boolean; lifted: boolean; iters: number; seed: number; sleep?: boolean }
 
 /**
  * A kinematic box (`v` u/s along x, face from x = −0.5) driving a row of `n` balls (BOUNCE e = 0,
@@ -104,7 +104,7 @@ function rowIntoWall(o: RowOptions): { s: Scene; box: number; row: number; stop:
   scenes++;
   let q = o.seed;
   const rand = (): number => ((q = (Math.imul(q, 1103515245) + 12345) | 0) >>> 0) / 2 ** 32;
-  const s = emptyScene({ gravity: [0, -9.81, 0], maxIterations: o.iters });
+  const s = emptyScene({ gravity: [0, -9.81, 0], maxIterations: o.iters, ...(o.sleep === true ? { sleep: {} } : {}) });
   staticBox(s, [0, -1, 0], [50, 1, 50]);
   staticBox(s, [6.5, 2, 0], [0.5, 2, 2]);
   const box = kinematicBox(s, [-1, 1, 0], [0.5, 1, 1.5], [o.v, 0, 0]);
@@ -323,6 +323,20 @@ describe('random kinematic carriers, pushers, corridors and crowds', () => {
       expect(depths(s).spheres).toBeLessThanOrEqual(SPHERE_TOL);
       expectDepthsReported(s);
     }
+  });
+
+  it('regression: a ball left in a box that stopped squeezing a row against a wall keeps its contact with the box, with its depth, when it falls asleep (a sleeper\'s contact with a kinematic body at rest was dropped)', () => {
+    const { s, box, stop } = rowIntoWall({ n: 4, v: 2.56828118788497, squeeze: 0.5, spread: 3, equal: true, lifted: false, iters: 1, seed: 26, sleep: true });
+    const P = s.physics.components.Position;
+    const asleep = internalsOf(s.physics).sleep!.asleep;
+    let sleepingChecked = 0;
+    for (let t = 0; t < 400; t++) {
+      if (P.x[box] + 0.5 >= stop) setVelocity(s.physics, box, [0, 0, 0]);
+      step(s.physics);
+      expect(depths(s).spheres).toBeLessThanOrEqual(SPHERE_TOL);
+      if (expectDepthsReported(s) > 0 && s.spheres.some((a) => asleep[a] === 1)) sleepingChecked++;
+    }
+    expect(sleepingChecked).toBeGreaterThan(0);
   });
 
   it('regression: two kinematic boxes closing on a row of three balls (no static body) squeeze them into the boxes, not into one another (0.97 of a radii sum and 1,026 projection moves a tick before the yield)', () => {
