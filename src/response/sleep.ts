@@ -3,9 +3,9 @@
  * (off by default). A dynamic sphere whose speed at the end of a tick stays below `speed` (length
  * units per second) for `time` seconds falls asleep: its velocity becomes 0 and, while asleep, it gets
  * no gravity or damping, is not predicted, moved or swept by the response (an obstacle at rest for
- * the others, like a static body), and its contacts with static bodies, kinematic bodies at rest and other sleepers are
- * reported every tick as they were when it fell asleep (its contacts with awake bodies are found by
- * them). It wakes when
+ * the others, like a static body), and its contacts with static bodies, kinematic bodies at rest
+ * and other sleepers are reported every tick as they were when it fell asleep (its contacts with
+ * awake bodies are found by them). It wakes when
  * - an awake dynamic sphere hits it approaching faster than both `speed` and the rest speed (two
  *   ticks of gravity, 2 |g| dt): it then takes the impulse as a dynamic body;
  * - a moving body without Response (a kinematic body) is a broadphase candidate of it;
