@@ -275,8 +275,9 @@ function collectBodies(physics: Physics, s: ResponseState): void {
   const { Position: p, Velocity: v } = physics.components;
   const dt = physics.dt;
   const jam = s.jam;
-  let n = 0;
+  let n = 0, staticSpheres = 0;
   for (let eid = 1; eid <= maxEid; eid++) {
+    if ((flags[eid] & (SPHERE | MOVING)) === SPHERE) staticSpheres++;
     if (!isDynamic(flags[eid]) || (asleep !== null && asleep[eid] === 1)) continue;
     if (jam[eid] === 1) {
       jam[eid] = 2;
@@ -296,6 +297,7 @@ function collectBodies(physics: Physics, s: ResponseState): void {
     s.reach[eid] = (Math.abs(v.x[eid]) + Math.abs(v.y[eid]) + Math.abs(v.z[eid])) * dt;
   }
   s.bodyCount = n;
+  s.staticSpheres = staticSpheres;
 }
 
 /**

@@ -173,6 +173,8 @@ export interface ResponseState {
    * by `respond` at the start of each tick: the predictions query them, the response builds none.
    */
   staticGrid: Grid | null;
+  /** This tick's static spheres (no Velocity): sweepStatic.ts also queries the dynamic grid, which holds them, when there are some. */
+  staticSpheres: number;
   dynamicGrid: Grid | null;
   /** The dynamic bodies' remaining paths, the predictions' finer candidates for fast crowds (pathGrid.ts). */
   paths: PathGrid;
@@ -327,6 +329,7 @@ export function createResponseState(capacity: number): ResponseState {
     jamList: new Int32Array(n),
     jamCount: 0,
     staticGrid: null,
+    staticSpheres: 0,
     dynamicGrid: null,
     paths: createPathGrid(),
     path: createQueryOut(),

@@ -1,6 +1,6 @@
 /**
- * A dynamic sphere's straight move swept against the static bodies only (static boxes and spheres,
- * found in the static grid): it moves until its first touch with one that it approaches, and no
+ * A dynamic sphere's straight move swept against the static bodies only (static boxes, found in the
+ * static grid, and static spheres, found in the dynamic grid with every sphere): it moves until its first touch with one that it approaches, and no
  * further but along its surface. Used where the response moves a sphere without predicting it: a
  * push out of a kinematic body (predict.ts, project.ts) and the separation of two merged spheres
  * (project.ts). So no move of the response ever enters or crosses
@@ -70,6 +70,8 @@ function segment(physics: Physics, s: ResponseState, a: number): number {
   motion.y = my;
   motion.z = mz;
   let best = 1;
+  // Static spheres are items of the dynamic grid (findPairs.ts), with every sphere.
+  if (s.staticSpheres !== 0 && s.dynamicGrid!.count !== 0) gridQuerySlice(s.dynamicGrid!, out, q, 0, WHOLE_TICK);
   for (let k = 0; k < out.count; k++) {
     const x = out.ids[k];
     if (x === a || !blocks(physics, a, x)) continue;
