@@ -96,8 +96,9 @@ export const PROJECT_YIELD = 2e-3;
 /** Most passes of the yield. */
 export const PROJECT_YIELD_PASSES = 32;
 /**
- * The pass number (`ResponseState.pinned`, a byte) of the yield's first pass: after every pass of
- * the projection and its last kinematic phase (`PROJECT_MAX_PASSES` + 1).
+ * The pass number (`ResponseState.pinned`, a byte) of the yield's first pass: after the passes
+ * (1 to `PROJECT_MAX_PASSES`) and their last kinematic phase (at most `PROJECT_MAX_PASSES` + 1);
+ * the yield's last is `PROJECT_MAX_PASSES` + 1 + `PROJECT_YIELD_PASSES` (161 < 256).
  */
 const YIELD_FIRST = PROJECT_MAX_PASSES + 2;
 
@@ -561,10 +562,15 @@ export function project(physics: Physics, s: ResponseState): void {
       break;
     }
   }
-  buildSuspectGrid(physics, s);
+  let built = false;
   for (let i = 0; i < s.suspectCount; i++) {
     const a = s.suspects[i];
-    if ((s.suspect[a] & (SUSPECT_KINEMATIC | SUSPECT_SQUEEZED)) !== 0) recordKinematicOverlaps(physics, s, a);
+    if ((s.suspect[a] & (SUSPECT_KINEMATIC | SUSPECT_SQUEEZED)) === 0) continue;
+    if (!built) {
+      buildSuspectGrid(physics, s);
+      built = true;
+    }
+    recordKinematicOverlaps(physics, s, a);
   }
   s.work[R_SUSPECTS] = s.suspectCount;
 }
