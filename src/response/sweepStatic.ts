@@ -1,10 +1,11 @@
 /**
  * A dynamic sphere's straight move swept against the static bodies only (static boxes, found in the
- * static grid, and static spheres, found in the dynamic grid with every sphere): it moves until its first touch with one that it approaches, and no
- * further but along its surface. Used where the response moves a sphere without predicting it: a
- * push out of a kinematic body (predict.ts, project.ts) and the separation of two merged spheres
- * (project.ts). So no move of the response ever enters or crosses
- * a static body, whatever pushes it (a squeeze against a wall ends overlapping the pusher instead).
+ * static grid, and static spheres, found in the dynamic grid with every sphere): it moves until its
+ * first touch with one that it approaches, and no further but along its surface. Used where the
+ * response moves a sphere without predicting it: a push out of a kinematic body (predict.ts,
+ * project.ts) and the separation of two merged spheres (project.ts). So no move of the response
+ * ever enters or crosses a static body, whatever pushes it (a squeeze against a wall ends
+ * overlapping the pusher instead).
  *
  * The move is the motion in `s.move[0..3]` (world frame, length units); the fraction of it made is
  * written to `s.move[3]` (1 when nothing is in the way). A static body the sphere touches or
