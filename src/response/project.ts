@@ -375,11 +375,14 @@ function apart(physics: Physics, s: ResponseState, a: number, x: number, pass: n
   const fx = kx > 0 ? moveSwept(physics, s, x, -nx, -ny, -nz, kx, true) : 0;
   let moved = fa > 0 || fx > 0 ? 1 : 0;
   if (sa < 1 && fx < 1) moved |= moveSwept(physics, s, a, nx, ny, nz, kx * (1 - fx), true) > 0 ? 1 : 0;
-  // Moved all the way by a pinned sphere: it rests on what pins that one (a chain on a pusher).
-  if (sa === 0) {
+  // Moved all the way by a pinned sphere: it rests on what pins that one (a chain on a pusher). Not
+  // when the mass ratio alone rounded a share to 0 or 1 (beyond 2^53): the other one is then not
+  // pinned in this pass, and its level is a stale one from an earlier pass or tick, which a restored
+  // snapshot does not hold (a joined replica diverged from the server).
+  if (sa === 0 && pa) {
     s.pinned[x] = pass;
     s.pinLevel[x] = la + 1;
-  } else if (sa === 1) {
+  } else if (sa === 1 && px) {
     s.pinned[a] = pass;
     s.pinLevel[a] = lx + 1;
   }
