@@ -6,10 +6,10 @@
  * moved) is checked against the kinematic bodies at their end-of-tick poses and the dynamic spheres
  * where they ended, and moved out of each it overlaps: a position-level projection (as position
  * based dynamics projects constraints, Müller et al. 2007), in passes (Gauss–Seidel, ascending
- * order of listing) until a pass moves nothing or leaves every sphere where the pass before it, or
- * the one before that, left it (`PROJECT_STILL`: its moves undo one another, as in a squeeze, which
- * holds its depth: a ball between a closing box and a wall is pushed out of the box and back by the
- * wall, pass after pass; in a row of balls of different masses the moves come back every second
+ * order of listing) until a pass moves nothing or leaves every sphere where one of the three passes
+ * before it left it (`PROJECT_STILL`: its moves undo one another, as in a squeeze, which holds its
+ * depth: a ball between a closing box and a wall is pushed out of the box and back by the wall,
+ * pass after pass; in a row of balls of different masses the moves come back every second or third
  * pass): at most
  * `PROJECT_PASSES`, and past those up to `PROJECT_MAX_PASSES` while a pass still corrects more than
  * `PROJECT_TOL` (of a radius, or of a radii sum): the passes past the first few run only where a
@@ -64,7 +64,7 @@ import { internalsOf } from '../physics/internal.js';
 import { BodyFlags, type Physics } from '../physics/physicsTypes.js';
 import { recordOverlap, RI_DEPTH, RI_NX, RI_PX, RI_TOI } from './contactRecords.js';
 import { inverseMass } from './react.js';
-import { R_PROJECTED, R_SUSPECTS, type ResponseState } from './responseState.js';
+import { PROJECT_END_SLOTS, R_PROJECTED, R_SUSPECTS, type ResponseState } from './responseState.js';
 import { listSuspect, SUSPECT_KINEMATIC, SUSPECT_SQUEEZED, SUSPECT_STOPPED } from './suspects.js';
 import { isDynamic } from './isDynamic.js';
 import { wakeIntoTick } from './sleep.js';
@@ -82,8 +82,8 @@ export const PROJECT_MAX_PASSES = 128;
 export const PROJECT_TOL = 1e-3;
 /**
  * A pass after which no suspect is farther than this fraction of its radius (in x, y or z) from
- * where the pass before left it is the last: its moves undo one another, and the next would repeat
- * them.
+ * where the pass before, or the second or third before, left it is the last: its moves undo one
+ * another, and the next would repeat them.
  */
 export const PROJECT_STILL = 1e-7;
 /** Two dynamic spheres overlapping by at most this fraction of their radii sum are left as they are. */
@@ -508,21 +508,25 @@ function spherePhase(physics: Physics, s: ResponseState, a: number, pass: number
 
 /**
  * Whether no suspect moved by more than `PROJECT_STILL` of its radius (in x, y or z) since the last
- * pass, or since the pass before it (the moves of a squeeze can undo one another over two passes);
- * those passes had `recorded` and `recorded2` suspects (a suspect listed since has no place to
- * compare: not still). Records where each is now (`s.projectEnd`: this pass, then the last one).
+ * pass, or since the pass before it, or the one before that (the moves of a squeeze can undo one
+ * another over two or three passes); `recorded` holds how many suspects those three passes had,
+ * last first (a suspect listed since has no place to compare: not still). Records where each is now
+ * (`s.projectEnd`: this pass, then the last two).
  */
-function passStill(physics: Physics, s: ResponseState, recorded: number, recorded2: number): boolean {
+function passStill(physics: Physics, s: ResponseState, recorded: Int32Array): boolean {
   const p = physics.components.Position, r = physics.components.Sphere.radius;
-  const end = s.projectEnd;
-  let still = recorded === s.suspectCount;
-  let still2 = recorded2 === s.suspectCount;
-  for (let i = 0; i < s.suspectCount; i++) {
-    const a = s.suspects[i], o = 6 * a;
+  const end = s.projectEnd, n = s.suspectCount;
+  let still = recorded[0] === n, still2 = recorded[1] === n, still3 = recorded[2] === n;
+  for (let i = 0; i < n; i++) {
+    const a = s.suspects[i], o = PROJECT_END_SLOTS * a;
     const lim = PROJECT_STILL * r[a];
     const x = p.x[a], y = p.y[a], z = p.z[a];
     if (still && !(Math.abs(x - end[o]) <= lim && Math.abs(y - end[o + 1]) <= lim && Math.abs(z - end[o + 2]) <= lim)) still = false;
     if (still2 && !(Math.abs(x - end[o + 3]) <= lim && Math.abs(y - end[o + 4]) <= lim && Math.abs(z - end[o + 5]) <= lim)) still2 = false;
+    if (still3 && !(Math.abs(x - end[o + 6]) <= lim && Math.abs(y - end[o + 7]) <= lim && Math.abs(z - end[o + 8]) <= lim)) still3 = false;
+    end[o + 6] = end[o + 3];
+    end[o + 7] = end[o + 4];
+    end[o + 8] = end[o + 5];
     end[o + 3] = end[o];
     end[o + 4] = end[o + 1];
     end[o + 5] = end[o + 2];
@@ -530,7 +534,10 @@ function passStill(physics: Physics, s: ResponseState, recorded: number, recorde
     end[o + 1] = y;
     end[o + 2] = z;
   }
-  return still || still2;
+  recorded[2] = recorded[1];
+  recorded[1] = recorded[0];
+  recorded[0] = n;
+  return still || still2 || still3;
 }
 
 /**
@@ -541,7 +548,8 @@ function passStill(physics: Physics, s: ResponseState, recorded: number, recorde
  */
 export function project(physics: Physics, s: ResponseState): void {
   if (s.suspectCount === 0) return;
-  let recorded = 0, recorded2 = 0;
+  const recorded = s.projectRecorded;
+  recorded.fill(0);
   for (let pass = 1; pass <= PROJECT_MAX_PASSES; pass++) {
     buildSuspectGrid(physics, s);
     s.projectDepth[0] = 0;
@@ -555,9 +563,7 @@ export function project(physics: Physics, s: ResponseState): void {
       if (s.projectDepth[0] > PROJECT_YIELD && deepPair(physics, s)) yieldPhase(physics, s);
       break;
     }
-    const still = passStill(physics, s, recorded, recorded2);
-    recorded2 = recorded;
-    recorded = s.suspectCount;
+    const still = passStill(physics, s, recorded);
     if (still || pass === PROJECT_MAX_PASSES || (pass >= PROJECT_PASSES && !(s.projectDepth[0] > PROJECT_TOL))) {
       buildSuspectGrid(physics, s);
       for (let i = 0; i < s.suspectCount; i++) kinematicPhase(physics, s, s.suspects[i], pass + 1);
@@ -608,7 +614,8 @@ function yieldPhase(physics: Physics, s: ResponseState): void {
     for (let i = s.suspectCount - 1; i >= 0; i--) spread += spreadSqueeze(physics, s, s.suspects[i]);
     if (spread === 0) break;
   }
-  let recorded = 0, recorded2 = 0;
+  const recorded = s.projectRecorded;
+  recorded.fill(0);
   for (let k = 0; k < PROJECT_YIELD_PASSES; k++) {
     const pass = YIELD_FIRST + k;
     buildSuspectGrid(physics, s);
@@ -616,10 +623,7 @@ function yieldPhase(physics: Physics, s: ResponseState): void {
     for (let i = 0; i < s.suspectCount; i++) moved += spherePhase(physics, s, s.suspects[i], pass);
     for (let i = s.suspectCount - 1; i >= 0; i--) moved += spherePhase(physics, s, s.suspects[i], pass);
     if (moved === 0) break;
-    const still = passStill(physics, s, recorded, recorded2);
-    recorded2 = recorded;
-    recorded = s.suspectCount;
-    if (still) break;
+    if (passStill(physics, s, recorded)) break;
   }
 }
 

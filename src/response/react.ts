@@ -25,16 +25,23 @@ export function restitutionOf(physics: Physics, eid: number, out: Float64Array, 
   out[k] = e > 0 ? (e < 1 ? e : 1) : 0;
 }
 
+/** Bounds of an inverse mass (`inverseMass`): 2^±400, about 2.6e120 and 3.9e-121. */
+const INVERSE_MASS_MAX = 2 ** 400;
+const INVERSE_MASS_MIN = 2 ** -400;
+
 /**
  * Writes the inverse mass of `eid` (Response.mass, or radius³ when 0; 1 for radius 0) to `out[k]`,
- * at most `Number.MAX_VALUE`: a mass so small that its inverse overflows (a denormal mass, or the
- * cube of a radius below about 1e-103) would give an impulse 0 × ∞ = NaN.
+ * clamped to [2^-400, 2^400] (masses beyond about 3.9e-121 … 2.6e120 act as those bounds): the
+ * impulses divide by and multiply sums, ratios and products of two inverse masses, which then stay
+ * finite. Unclamped, a mass so small that its inverse overflows (a denormal mass) gave an impulse
+ * 0 × ∞ = NaN, and two masses more than about 1e308 apart (1 and Number.MAX_VALUE, 1e-10 and
+ * 1e300) made both spheres' positions NaN in their first tick.
  */
 export function inverseMass(physics: Physics, eid: number, out: Float64Array, k: number): void {
   const m = physics.components.Response.mass[eid];
   const r = physics.components.Sphere.radius[eid];
   const inv = m > 0 ? 1 / m : r > 0 ? 1 / (r * r * r) : 1;
-  out[k] = inv < Infinity ? inv : Number.MAX_VALUE;
+  out[k] = inv < INVERSE_MASS_MAX ? (inv > INVERSE_MASS_MIN ? inv : INVERSE_MASS_MIN) : INVERSE_MASS_MAX;
 }
 
 /** The component of `u` along plane `o` of `planes` (unit normal). */

@@ -30,6 +30,8 @@ export const DYNAMIC = 1, CAPPED = 2;
 
 /** Per-body slots of `ResponseState.planes`: up to two slide planes (unit normals) per body per tick. */
 export const PLANE_SLOTS = 6;
+/** Slots per body of `projectEnd`: where the projection's last three passes left it (x y z each). */
+export const PROJECT_END_SLOTS = 9;
 
 /**
  * The in/out objects of the current prediction's geometry calls (predict.ts): the predicted sphere
@@ -80,8 +82,12 @@ export interface ResponseState {
   squeezeSide: Int32Array;
   /** Per body (3 each), this tick: the normal of the static body that last stopped a separation of it (with SUSPECT_STOPPED, project.ts). */
   stopNormal: Float64Array;
-  /** Per body (6 each): where the projection's last pass left it, then the pass before (project.ts `passStill`). */
+  /**
+   * Per body (`PROJECT_END_SLOTS` each): where the projection's last pass left it, then the two
+   * passes before (project.ts `passStill`); and how many suspects those three passes had.
+   */
   projectEnd: Float64Array;
+  projectRecorded: Int32Array;
   /**
    * Bodies the end-of-tick projection checks (project.ts): capped ones, those whose path left their
    * dynamic-grid item, those it moved. In the order they were listed.
@@ -275,7 +281,8 @@ export function createResponseState(capacity: number): ResponseState {
     pinLevel: new Int32Array(capacity),
     squeezeSide: new Int32Array(capacity),
     stopNormal: new Float64Array(3 * capacity),
-    projectEnd: new Float64Array(6 * capacity),
+    projectEnd: new Float64Array(PROJECT_END_SLOTS * capacity),
+    projectRecorded: new Int32Array(3),
     suspects: new Int32Array(n),
     suspectCount: 0,
     suspectGrid: createGrid(1),
@@ -377,7 +384,7 @@ export function responseReserveBodies(s: ResponseState, maxEid: number): void {
     s.pinLevel = grow(s.pinLevel, cap);
     s.squeezeSide = grow(s.squeezeSide, cap);
     s.stopNormal = grow(s.stopNormal, 3 * cap);
-    s.projectEnd = grow(s.projectEnd, 6 * cap);
+    s.projectEnd = grow(s.projectEnd, PROJECT_END_SLOTS * cap);
     s.planeCount = grow(s.planeCount, cap);
     s.planes = grow(s.planes, cap * PLANE_SLOTS);
     s.head = grow(s.head, cap, -1);

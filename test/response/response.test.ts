@@ -248,6 +248,20 @@ describe('options and validation', () => {
     }
   });
 
+  it('regression: two masses more than 1e308 apart give no NaN (inverse masses clamped to 2^±400)', () => {
+    // Found by a review's late-join fuzz: a ball of mass 1 under one of Number.MAX_VALUE (or 1e-10
+    // under 1e300, 5e-324 under 1e10) that overlaps it, on a floor, made both positions NaN in the
+    // first tick, and the next step threw on them; a ratio of 1e300 was finite.
+    for (const [m1, m2] of [[1, Number.MAX_VALUE], [1e-10, 1e300], [5e-324, 1e10], [1e300, 1e-300]]) {
+      const physics = freshPhysics({ dt: DT, gravity: [0, -9.8, 0] });
+      addBox(physics, { position: [0, -1, 0], halfExtents: [5, 1, 5] });
+      const a = addSphere(physics, { position: [0, 0.5, 0], velocity: [0, 0, 0], radius: 0.5, response: 'slide', mass: m1 });
+      const b = addSphere(physics, { position: [0.2, 1.4, 0], velocity: [0, 0, 0], radius: 0.5, response: 'slide', mass: m2 });
+      for (let t = 0; t < 60; t++) step(physics);
+      for (const e of [a, b]) expect([...pos(physics, e), ...vel(physics, e)].every(Number.isFinite)).toBe(true);
+    }
+  });
+
   it('maxIterations caps the impacts per tick: the leftover motion is dropped', () => {
     const physics = freshPhysics({ dt: DT, maxIterations: 1 });
     addBox(physics, { position: [3, 0, 0], halfExtents: [0.5, 5, 5] });

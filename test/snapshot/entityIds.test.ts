@@ -409,9 +409,10 @@ describe('entity ids and body manifest: bodies with collision response', () => {
 
   it('regression: a sphere of mass 5e-324 in a heap; the projection read a level left from an earlier tick, which the replica lacks, and the hashes parted', () => {
     // The property's counterexample from a CI run (seed 1597526340): six stopping spheres and two
-    // boxes at the origin, under gravity. The denormal mass's inverse is capped at Number.MAX_VALUE,
+    // boxes at the origin, under gravity. The denormal mass's inverse was capped at Number.MAX_VALUE,
     // so a share of a separation rounded to exactly 1 with neither sphere pinned, and project.ts
-    // pinned the mover one level above its partner's level of an earlier tick.
+    // pinned the mover one level above its partner's level of an earlier tick. (Since inverse masses
+    // are clamped to 2^±400 this world no longer reaches that level; the heap below does.)
     const at = { op: 'dynamic' as const, mode: 0, e: 0, mass: 0, x: 0, y: 0, r: 0.2, vx: 0, vy: 0 };
     const box = { op: 'body' as const, kind: 1, x: 0, y: 0, r: 0.2, vx: 0, vy: 0 };
     const options: PhysicsOptions = { capacity: 8, gravity: [0, -9.81, 0] };
@@ -426,6 +427,50 @@ describe('entity ids and body manifest: bodies with collision response', () => {
     ];
     for (const tickInputs of inputs) {
       for (const op of tickInputs) expect(applyResponseInput(replica, op)).toBe(applyResponseInput(server, op));
+      step(server);
+      step(replica);
+      expectSameState(replica, server);
+    }
+  });
+
+  it('regression: a heap of spheres with masses from 1e-300 to Number.MAX_VALUE (inverse masses clamped to 2^±400): no stale pin level read, the replica keeps the server\'s hash', () => {
+    // A review's late-join fuzz (heap scenarios), shrunk: with the inverse masses clamped (react.ts)
+    // the CI counterexample above no longer reaches the stale level, this heap does (the hashes
+    // parted at the first tick after the join without the pin fix of project.ts).
+    const server = createPhysics(createWorld(), { capacity: 4 });
+    addBox(server, { position: [-4, 3, 0], halfExtents: [1, 5, 5] });
+    addBox(server, { position: [4, 3, 0], halfExtents: [1, 5, 5] });
+    type Ball = [x: number, y: number, r: number, vx: number, vy: number, response: 'stop' | 'slide' | 'bounce', restitution?: number, mass?: number, friction?: number];
+    const ball = ([x, y, r, vx, vy, response, restitution, mass, friction]: Ball) => addSphere(server, {
+      position: [x, y, 0], velocity: [vx, vy, 0], radius: r, response,
+      ...(restitution !== undefined ? { restitution } : {}), ...(mass !== undefined ? { mass } : {}), ...(friction !== undefined ? { friction } : {}),
+    });
+    /** A ball at the centre of the body at index k (mod count) of the ascending body ids. */
+    const atBody = (k: number, r: number, response: 'slide' | 'bounce', restitution?: number, mass?: number) => {
+      const ids = bodyIds(server), e = ids[k % ids.length], P = server.components.Position;
+      ball([P.x[e], P.y[e], r, 0, 0, response, restitution, mass]);
+    };
+    const MAX = Number.MAX_VALUE;
+    ball([-2.5, 0.5, 0.6920569993322715, 0, 0, 'stop', undefined, 1]);
+    ball([-0.5, 0.5, 0.5, 0, 0, 'slide', undefined, 1152921504606847000]);
+    ball([0.5, 0.5, 0.5, 0, 0, 'slide', 1, 1e-10]);
+    ball([2.4999999999561306, 0.5000000005962274, 0.8388194031780586, 0, 0, 'bounce', 0]);
+    ball([-1.5953138343058526, 1.0234730039257556, 0.5, 0, 0, 'stop', 1, MAX]);
+    atBody(365717, 0.3885368813294917, 'slide', 1, 8.673617379884035e-19);
+    ball([-0.4999999996084061, 1.5000000000842246, 0.5, 0, -5.735993031412363, 'stop', 1, undefined, 5]);
+    ball([0.5, 1, 0.5, 0, 0, 'stop']);
+    ball([-2.495218760552816, 2.493162999716587, 0.5, 0, 0, 'slide', 0]);
+    ball([-0.49698714423924684, 2.490240053771995, 0.5, 0, 0, 'slide', undefined, 1e300]);
+    ball([0.49999999952307494, 1.4999999990520807, 0.9528548490256071, 6.948877424001694, 0, 'slide', 0, 1e10]);
+    ball([1.5, 2.3, 0.5, -8.47398285754025, 0, 'slide', 1, 1e10]);
+    atBody(865633, 0.3088772527640685, 'bounce');
+    ball([-2.3099281599745156, 3.7203872833400964, 0.4749147990718484, -1.4505289029330015, 0, 'stop', undefined, MAX, 1]);
+    ball([-1.5, 2, 0.5, 0, 0, 'stop', 0, 8.673617379884035e-19, 5]);
+    ball([-2.5000000009772037, 4.099999999858347, 0.5, 0, 0, 'slide', 1, 1e-300, 5]);
+    step(server);
+    const replica = join(joinPayload(server), { capacity: 4 });
+    expectSameState(replica, server);
+    for (let t = 0; t < 3; t++) {
       step(server);
       step(replica);
       expectSameState(replica, server);
