@@ -163,11 +163,11 @@ export function addSphere(physics: Physics, o: SphereOptions): number {
   S.radius[eid] = r;
   if (mode >= 0) {
     const R = physics.components.Response;
+    // After the add: its observer writes every field's default (createPhysics.ts).
+    addComponent(physics.world, eid, R);
     R.mode[eid] = mode;
     R.restitution[eid] = o.restitution ?? (mode === ResponseMode.BOUNCE ? 1 : 0);
     R.mass[eid] = o.mass ?? 0;
-    addComponent(physics.world, eid, R);
-    // After the add: its observer writes the defaults of these two.
     if (o.damping !== undefined) R.damping[eid] = o.damping;
     if (o.gravityScale !== undefined) R.gravityScale[eid] = o.gravityScale;
   }

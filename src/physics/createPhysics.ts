@@ -242,12 +242,26 @@ function registerObservers(physics: Physics, own: PhysicsComponents): void {
   on(onRemove(c.Position, c.Sphere), clearFlag(SPHERE));
   on(onAdd(c.Position, c.Box), setFlag(BOX));
   on(onRemove(c.Position, c.Box), clearFlag(BOX));
-  on(onAdd(c.Velocity), setFlag(MOVING));
+  on(onAdd(c.Velocity), (eid) => {
+    setFlag(MOVING)(eid);
+    // A new Velocity starts at rest, as on a fresh id: bitecs keeps a removed entity's values in the
+    // stores, so a recycled id took the dead body's velocity on a server and 0 on a joined replica.
+    // Data given with the add (`set(Velocity, …)`) is written after this.
+    c.Velocity.x[eid] = 0;
+    c.Velocity.y[eid] = 0;
+    c.Velocity.z[eid] = 0;
+  });
   on(onRemove(c.Velocity), clearFlag(MOVING));
   on(onAdd(c.Response), (eid) => {
     if ((internal.flags[eid] & RESPONSE) === 0) internal.responseCount++;
     setFlag(RESPONSE)(eid);
-    // The defaults of the fields added since the first Response (a recycled id keeps no old values).
+    // Every field's default, as on a fresh id (mode stop, restitution 0, mass 0: ∝ radius³, damping 0,
+    // gravity scale 1): a recycled id keeps no old values (a partial `set(Response, …)` on one took
+    // the removed body's mode, restitution and mass on a server, zeros on a joined replica). Data
+    // given with the add is written after this.
+    c.Response.mode[eid] = 0;
+    c.Response.restitution[eid] = 0;
+    c.Response.mass[eid] = 0;
     c.Response.damping[eid] = 0;
     c.Response.gravityScale[eid] = 1;
   });

@@ -278,7 +278,7 @@ describe('entity ids and body manifest: bodies with collision response', () => {
     | { op: 'velocity'; pick: number; vx: number; vy: number }
     | { op: 'spawn'; mode: number; x: number; y: number; r: number }
     | { op: 'despawn'; pick: number }
-    | { op: 'mode'; pick: number; mode: number; e: number; mass: number }
+    | { op: 'mode'; pick: number; mode: number; e: number; mass: number; partial: boolean }
     | { op: 'unresponsive'; pick: number };
   const MODES = ['stop', 'slide', 'bounce'] as const;
   const room = fc.double({ min: -4.5, max: 4.5, noNaN: true });
@@ -291,7 +291,7 @@ describe('entity ids and body manifest: bodies with collision response', () => {
     { weight: 4, arbitrary: fc.record({ op: fc.constant('velocity' as const), pick: fc.nat(), vx: speed, vy: speed }) },
     { weight: 2, arbitrary: fc.record({ op: fc.constant('spawn' as const), mode: fc.nat(2), x: room, y: room, r: fc.double({ min: 0.2, max: 0.6, noNaN: true }) }) },
     { weight: 1, arbitrary: fc.record({ op: fc.constant('despawn' as const), pick: fc.nat() }) },
-    { weight: 1, arbitrary: fc.record({ op: fc.constant('mode' as const), pick: fc.nat(), mode: fc.nat(2), e: unit, mass: fc.double({ min: 0, max: 10, noNaN: true }) }) },
+    { weight: 1, arbitrary: fc.record({ op: fc.constant('mode' as const), pick: fc.nat(), mode: fc.nat(2), e: unit, mass: fc.double({ min: 0, max: 10, noNaN: true }), partial: fc.boolean() }) },
     { weight: 1, arbitrary: fc.record({ op: fc.constant('unresponsive' as const), pick: fc.nat() }) },
   );
 
@@ -329,9 +329,10 @@ describe('entity ids and body manifest: bodies with collision response', () => {
     else if (op.op === 'velocity') {
       if (hasComponent(physics.world, e, Velocity)) setVelocity(physics, e, { x: op.vx, y: op.vy, z: 0 });
     } else if (op.op === 'mode') {
-      // Every field: a recycled id's stores still hold the removed entity's data on the server (bitecs
-      // keeps it) and zeros on the replica, so a partial write would desync them.
-      if (hasComponent(physics.world, e, physics.components.Sphere)) addComponent(physics.world, e, set(Response, { mode: MODES[op.mode], restitution: op.e, mass: op.mass }));
+      // Partial writes too: a new Response starts from the defaults on the server and the replica
+      // alike (bitecs keeps a removed entity's values in the stores; createPhysics resets them).
+      const data = op.partial ? { mode: MODES[op.mode] } : { mode: MODES[op.mode], restitution: op.e, mass: op.mass };
+      if (hasComponent(physics.world, e, physics.components.Sphere)) addComponent(physics.world, e, set(Response, data));
     } else removeComponent(physics.world, e, Response);
     return e;
   }
@@ -421,7 +422,7 @@ describe('entity ids and body manifest: bodies with collision response', () => {
     ]);
     const replica = join(joinPayload(server), options);
     const inputs: ResponseInput[][] = [
-      [{ op: 'mode', pick: 1804991586, mode: 0, e: 0, mass: 5e-324 }],
+      [{ op: 'mode', pick: 1804991586, mode: 0, e: 0, mass: 5e-324, partial: false }],
       [{ op: 'spawn', mode: 0, x: 0, y: 0, r: 0.20000020000010002 }],
       [],
     ];
@@ -474,6 +475,51 @@ describe('entity ids and body manifest: bodies with collision response', () => {
       step(server);
       step(replica);
       expectSameState(replica, server);
+    }
+  });
+
+  it('regression: a Response added with part of its data, or a Velocity added with none, on a recycled id or after a removal, starts from the defaults on the server and the replica alike', () => {
+    // A review's late-join fuzz: bitecs keeps a removed entity's values in the stores, and only the
+    // damping and gravity scale of a new Response were reset, so the server's new component took the
+    // old body's mode, restitution, mass (or velocity) where the replica's took zeros.
+    const cases: Array<(server: Physics) => { e: number; add: (p: Physics) => void }> = [
+      (server) => { // a recycled id made dynamic with its mode alone
+        addSphere(server, { position: [0, 0, 0], radius: 0.5 });
+        const old = addSphere(server, { position: [5, 0, 0], velocity: [0, 0, 0], radius: 0.5, response: 'bounce', restitution: 0.7, mass: 5 });
+        step(server);
+        removeBody(server, old);
+        const e = addSphere(server, { position: [0, 1.2, 0], velocity: [0, -1, 0], radius: 0.5 });
+        return { e, add: (p) => { addComponent(p.world, e, set(p.components.Response, { mode: 'bounce' })); } };
+      },
+      (server) => { // Response removed before the join, added again with its mode alone after it
+        addSphere(server, { position: [0, 0, 0], radius: 0.5 });
+        const e = addSphere(server, { position: [0, 2, 0], velocity: [0, -30, 0], radius: 0.5, response: 'bounce', restitution: 1, mass: 7 });
+        step(server);
+        removeComponent(server.world, e, server.components.Response);
+        return { e, add: (p) => { addComponent(p.world, e, set(p.components.Response, { mode: 'bounce' })); } };
+      },
+      (server) => { // a bare Velocity on a static sphere whose id held a moving body
+        const old = addSphere(server, { position: [9, 0, 0], velocity: [3, 0, 0], radius: 0.5 });
+        step(server);
+        removeBody(server, old);
+        const e = addSphere(server, { position: [0, 0, 0], radius: 0.5 });
+        return { e, add: (p) => { addComponent(p.world, e, p.components.Velocity); } };
+      },
+    ];
+    for (const build of cases) {
+      const server = createPhysics(createWorld(), { gravity: [0, -9.8, 0] });
+      const { e, add } = build(server);
+      step(server);
+      const replica = join(joinPayload(server), { gravity: [0, -9.8, 0] });
+      add(server);
+      add(replica);
+      expect(responses(replica)).toEqual(responses(server));
+      expect(server.components.Velocity.x[e]).toBe(replica.components.Velocity.x[e]);
+      for (let t = 0; t < 3; t++) {
+        step(server);
+        step(replica);
+        expectSameState(replica, server);
+      }
     }
   });
 
