@@ -28,7 +28,7 @@
  * Quarter-octave buckets over 2^-64 … 2^64 (the float64 exponent and the two leading mantissa
  * bits); extents beyond fall into the end buckets, which keep their exact largest extent.
  */
-const BUCKETS = 512;
+export const BUCKETS = 512;
 /** The biased float64 exponent of the lowest bucket (2^-64). */
 const LOW_EXPONENT = 1023 - 64;
 /** Cell side per median extent (measured on the arena, see docs/benchmarks.md). */
@@ -72,7 +72,7 @@ export function sizeStatsClear(s: SizeStats): void {
 }
 
 /** The bucket (>= 0) of the float64 whose words are `bits[0 .. 2]` (word 1: sign and exponent). */
-function bucketOfBits(bits: Uint32Array): number {
+export function bucketOfBits(bits: Uint32Array): number {
   const b = (bits[1] >>> 18) - 4 * LOW_EXPONENT;
   return b < 0 ? 0 : b >= BUCKETS ? BUCKETS - 1 : b;
 }

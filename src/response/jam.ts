@@ -2,7 +2,7 @@
  * The jam mark of dynamic bodies (`ResponseState.jam`): 1 when the body was jammed at its last tick
  * (with gravity, capped without moving beyond the rest skin: `stopJammed`, resolve.ts, which stops
  * a body jammed two ticks running), else 0. It is carried across ticks, so it is state: in
- * snapshots (the Response record, format version 5) and in the state hash when not 0. Cleared when
+ * snapshots (the Response record, since format version 5) and in the state hash when not 0. Cleared when
  * the game writes the body's Position or Velocity (through the helpers or bitecs `set()`), when the
  * body falls asleep (sleep.ts), and when it stops being a body or loses Velocity or Response (so
  * that a body that takes a recycled id never inherits a mark).

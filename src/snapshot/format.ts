@@ -5,10 +5,11 @@
  * `layoutSections`, which places the sections from their counts.
  *
  * What a snapshot holds (everything that affects future ticks and the outputs of the last one):
- * - an 80-byte header: format tag and version, options, total length, the body count and a 64-bit
+ * - an 88-byte header: format tag and version, options, total length, the body count and a 64-bit
  *   checksum of the body set (entity ids and their kind: sphere / box / moving / sensor / filtered / Response / Character),
- *   the section counts, a 64-bit checksum of the whole snapshot (checksum.ts), the tick counter and
- *   the broadphase cell size;
+ *   the section counts, a 64-bit checksum of the whole snapshot (checksum.ts), the tick counter,
+ *   the broadphase cell size, and the static grid's margin policy (format version 6): the margin
+ *   (length units), its cover bucket and whether a re-pick is due (see "The static margin" below);
  * - per body, in ascending entity id: Position (3 float64), Velocity when it has the Velocity
  *   component (3 float64), shape data (Sphere.radius: 1 float64; Box half extents and rotation:
  *   7 float64) unless left out by `options.shapes`, Response mode, restitution, mass, damping,
@@ -46,14 +47,31 @@
  * CollisionFilter presence): the game restores those with its own serialization (e.g.
  * `bitecs/serialization`) before `restoreSnapshot`, which checks that the body set matches and throws
  * `SnapshotMismatchError` otherwise; options and configuration (`dt`, `continuous`, `integrate`,
- * `validate`, `contactComponent`); broadphase grids and scratch (the static grid is rebuilt at the
- * next step); the order of entities in the game's bitecs queries of Contact; a Contact component the
- * game added by hand to an entity the physics does not track as touching.
+ * `validate`, `contactComponent`); broadphase grids and scratch (the static grid is rebuilt from the
+ * restored boxes, cell size and margin); the order of entities in the game's bitecs queries of
+ * Contact; a Contact component the game added by hand to an entity the physics does not track as
+ * touching.
+ *
+ * The static margin (version 6). The broadphase picks the static grid's margin from the size
+ * statistics of a tick and keeps it, with hysteresis, until they drift or the static boxes change
+ * (`updatePolicy`, step/findPairs.ts; grid/policy.ts). The margin decides the static grid's layout,
+ * hence the order in which a query meets static boxes, and at time 0 (push-outs, equal-time hits)
+ * that order decides the last bits of the result. A margin picked again from the sizes of the
+ * restore's tick (as after a version-4 or 5 snapshot) may differ from the one the saving instance
+ * still holds, so a joined replica or a rollback could step differently from the original run.
+ * Version 6 keeps the policy's memory: the margin, its cover bucket (`BroadphaseState.marginBucket`)
+ * and whether a re-pick was due at save time (`staticDirty`, or a static box written since it was
+ * bucketed: the comparison checkStatic.ts makes at the next step). Restoring sets them and, unless
+ * a re-pick is due, re-buckets the static boxes at once with the saved cell size and margin (or
+ * keeps the static grid when it already holds the same boxes so), so that the next step compares
+ * the boxes with the restored ones as the saving instance compares them with its own (a box the
+ * game writes after the restore is noticed as it was in the original run).
  *
  * Byte layout (the platform's byte order, little-endian everywhere in practice; offsets from the
  * snapshot start; each section right after the previous one, float64 sections first so that they
  * stay 8-aligned; `layoutSections` computes the offsets from the counts in the header):
- * - header, 80 bytes: uint32 words `H_*` 0..15 (7 zero), float64 words `F_TICK`, `F_CELL`;
+ * - header, 88 bytes: uint32 words `H_*` 0..15 (7: `H_POLICY`), float64 words `F_TICK`, `F_CELL`,
+ *   `F_MARGIN` (versions 4 and 5: 80 bytes, no `F_MARGIN`, word 7 zero);
  * - body records, float64: position x y z; velocity x y z (moving bodies); radius (spheres) or
  *   hx hy hz qx qy qz qw (boxes) when shapes are included; mode restitution mass damping
  *   gravityScale slow asleep jam (bodies with Response); the 13 Character words (characters); friction
@@ -101,17 +119,20 @@ export const MAGIC = 0x31534342;
  * Format version, in the top byte of header word `H_VERSION_OPTIONS` (bits 8..23 zero). Version 2:
  * the snapshot checksum, ended flags, no previous-pair section, Response data per body. Version 3:
  * Character data per character (`CHARACTER_F64` float64 words). Version 4: Response damping, gravity
- * scale and sleep state, Material friction. Version 5: the jam mark in the Response record (response/jam.ts).
- * Version 4 is still read (its bodies' jam marks restored as 0); other versions are rejected with a
- * `SnapshotMismatchError` naming `header.version` (a snapshot is state to resume from, taken and
- * restored by the same build; re-save it with this version).
+ * scale and sleep state, Material friction. Version 5: the jam mark in the Response record
+ * (response/jam.ts). Version 6: the static margin policy in the header (`F_MARGIN`, `H_POLICY`;
+ * the header grows from 80 to 88 bytes). Versions 4 and 5 are still read (`OLDEST_VERSION`);
+ * other versions are rejected with a `SnapshotMismatchError` naming `header.version` (a snapshot is
+ * state to resume from, taken and restored by the same build; re-save it with this version).
  */
-export const VERSION = 5;
+export const VERSION = 6;
 /**
- * The previous format version, still read: its Response records have 7 float64 words (no jam mark;
- * restored as 0). Version 5 adds the jam mark (`RESPONSE_F64`).
+ * The oldest format version still read. Versions 4 and 5 have the 80-byte header
+ * (`HEADER_BYTES_V5`: no margin, word 7 zero): after restoring one the broadphase picks the static
+ * margin afresh at the next step, as it did for them. Version 4's Response records have 7 float64
+ * words (no jam mark; restored as 0).
  */
-export const PREVIOUS_VERSION = 4;
+export const OLDEST_VERSION = 4;
 /** float64 words of a body's Response record: mode restitution mass damping gravityScale slow asleep jam. */
 export const RESPONSE_F64 = 8;
 /**
@@ -119,7 +140,15 @@ export const RESPONSE_F64 = 8;
  * gravityScale, mass, grounded, groundEid, ground normal x y z.
  */
 export const CHARACTER_F64 = 13;
-export const HEADER_BYTES = 80;
+/** Header bytes of this version (6). */
+export const HEADER_BYTES = 88;
+/** Header bytes of versions 4 and 5 (no `F_MARGIN`): the smallest header the reader takes. */
+export const HEADER_BYTES_V5 = 80;
+
+/** Header bytes of format version `version` (one the reader takes: `OLDEST_VERSION` to `VERSION`). */
+export function headerBytesOf(version: number): number {
+  return version >= 6 ? HEADER_BYTES : HEADER_BYTES_V5;
+}
 
 // Option bits, in the low byte of header word `H_VERSION_OPTIONS`.
 export const SHAPES_DYNAMIC = 1;
@@ -146,7 +175,7 @@ export const CONTACT_F64 = 8;
 export const EXPLICIT_F64 = 9;
 export const TOUCH_U32 = 3;
 
-// Header: uint32 words 0..15 (7 zero), then float64 words 8 (tick) and 9 (cell size).
+// Header: uint32 words 0..15, then float64 words 8 (tick), 9 (cell size) and 10 (static margin, version 6).
 export const H_MAGIC = 0;
 export const H_VERSION_OPTIONS = 1;
 export const H_TOTAL = 2;
@@ -154,7 +183,11 @@ export const H_BODIES = 3;
 export const H_SUM1 = 4;
 export const H_SUM2 = 5;
 export const H_CONTACTS = 6;
-export const H_ZERO = 7;
+/**
+ * The static margin's policy state (version 6; zero in versions 4 and 5): `marginBucket` + 1 in
+ * bits `POLICY_BUCKET` (0: no margin picked yet), `POLICY_PENDING` when a re-pick was due.
+ */
+export const H_POLICY = 7;
 export const H_ENDED = 8;
 export const H_TOUCHING = 9;
 export const H_EXPLICIT = 10;
@@ -166,6 +199,12 @@ export const H_CHECK1 = 14;
 export const H_CHECK2 = 15;
 export const F_TICK = 8;
 export const F_CELL = 9;
+/** The static grid's margin (length units: 0 up to the cell size, or up to 1 while the cell size is 0). */
+export const F_MARGIN = 10;
+/** Bits of `H_POLICY`: the margin's cover bucket + 1 (0 to the policy's bucket count, grid/policy.ts). */
+export const POLICY_BUCKET = 0xffff;
+/** Bit of `H_POLICY`: a re-pick of the cell size and margin was due at the next step. */
+export const POLICY_PENDING = 0x10000;
 
 /** Seeds of the body-set checksum (the two lanes of `math/hashMixer` over each body's id and kind). */
 export const SUM_SEED1 = 0x2545f491;
@@ -185,6 +224,8 @@ export function optionBits(o: SnapshotOptions | undefined): number {
  * that its number fields keep one hidden class).
  */
 export class SnapshotLayout {
+  /** Header bytes (`headerBytesOf` the version): the body records start there. */
+  header = HEADER_BYTES;
   /** float64 words of the body records. */
   bodyF64 = 0;
   /** Body records with filter words. */
@@ -209,9 +250,9 @@ export class SnapshotLayout {
   total = 0;
 }
 
-/** Sets the section offsets and the total size of `l` from its counts; returns the total. */
+/** Sets the section offsets and the total size of `l` from its header size and counts; returns the total. */
 export function layoutSections(l: SnapshotLayout): number {
-  l.contactF64 = HEADER_BYTES + 8 * l.bodyF64;
+  l.contactF64 = l.header + 8 * l.bodyF64;
   l.explicitF64 = l.contactF64 + 8 * CONTACT_F64 * l.contacts;
   l.filterU32 = l.explicitF64 + 8 * EXPLICIT_F64 * l.explicit;
   l.contactAB = l.filterU32 + 8 * l.filters;

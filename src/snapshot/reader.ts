@@ -3,9 +3,10 @@
  * contact records are walked by walkRecords.ts (the same walks as the writer's, in the other
  * direction). Everything is checked before anything is written, each failure a
  * `SnapshotMismatchError` naming the field: the format tag, version, options and section sizes, the
- * checksum of the whole snapshot (unless `verify: false`), the tick and cell size, the body set
- * against the world's, and every record (checks.ts). The Contact component's presence is restored
- * by contactComponent.ts.
+ * checksum of the whole snapshot (unless `verify: false`), the tick, cell size and static margin
+ * policy, the body set against the world's, and every record (checks.ts). The Contact component's
+ * presence is restored by contactComponent.ts. Versions 4 and 5 (80-byte header, no margin policy)
+ * are read too (format.ts, `OLDEST_VERSION`).
  * @module
  */
 import { LANE1, LANE2 } from '../math/hashMixer.js';
@@ -18,14 +19,19 @@ import { checkRecords } from './checks.js';
 import { snapshotChecksum } from './checksum.js';
 import { SnapshotMismatchError } from './error.js';
 import {
-  CONTACT_BIT, EXPLICIT_F64, F_CELL, F_TICK, H_BODIES, H_BODY_F64, H_CHECK1, H_CHECK2, H_CONTACTS, H_ENDED, H_EXPLICIT,
-  H_FILTERS, H_MAGIC, H_PURGE, H_SUM1, H_SUM2, H_TOTAL, H_TOUCHING, H_VERSION_OPTIONS, H_ZERO, HAS_BIT, HEADER_BYTES,
-  layoutSections, MAGIC, NO_REF, OPTION_BITS, PREVIOUS_VERSION, SHAPES_DYNAMIC, SHAPES_NONE, SnapshotLayout, TOUCH_U32, V4_RECORDS, VERSION,
+  CONTACT_BIT, EXPLICIT_F64, F_CELL, F_MARGIN, F_TICK, H_BODIES, H_BODY_F64, H_CHECK1, H_CHECK2, H_CONTACTS, H_ENDED, H_EXPLICIT,
+  H_FILTERS, H_MAGIC, H_POLICY, H_PURGE, H_SUM1, H_SUM2, H_TOTAL, H_TOUCHING, H_VERSION_OPTIONS, HAS_BIT, HEADER_BYTES_V5,
+  headerBytesOf, layoutSections, MAGIC, NO_REF, OLDEST_VERSION, OPTION_BITS, POLICY_BUCKET, POLICY_PENDING, SHAPES_DYNAMIC,
+  SHAPES_NONE, SnapshotLayout, TOUCH_U32, V4_RECORDS, VERSION,
 } from './format.js';
 import { badJamMark, copyBodyRecords, copyContactData, copyContactRecords, FROM_SNAPSHOT } from './walkRecords.js';
 import { reserveJam } from '../response/jam.js';
 import { internalsOf, setTick } from '../physics/internal.js';
 import { restoreSleep } from '../response/sleep.js';
+import { gridSetMargin } from '../grid/grid.js';
+import { BUCKETS } from '../grid/policy.js';
+import { rebucketStatic } from '../step/findPairs.js';
+import { staticWritten } from '../step/checkStatic.js';
 
 export { SnapshotMismatchError };
 
@@ -66,21 +72,24 @@ const MIN_NORMAL = 2.2250738585072014e-308;
  */
 export function restoreSnapshot(physics: Physics, buffer: ArrayBuffer | Uint8Array, offset = 0, options?: RestoreOptions): number {
   openBuffer(cursor, 'restoreSnapshot', buffer, offset);
-  if (cursor.avail < HEADER_BYTES) throw mismatch('buffer', `the buffer has ${cursor.avail} bytes from offset ${offset}, fewer than a snapshot header (${HEADER_BYTES})`);
-  stageRead(cursor, HEADER_BYTES);
-  readHeader(offset);
+  // The smallest header (versions 4 and 5) holds the version and the counts; the total checked
+  // against the buffer covers the rest of a longer one.
+  if (cursor.avail < HEADER_BYTES_V5) throw mismatch('buffer', `the buffer has ${cursor.avail} bytes from offset ${offset}, fewer than a snapshot header (${HEADER_BYTES_V5})`);
+  stageRead(cursor, HEADER_BYTES_V5);
+  const version = readHeader(offset);
   stageRead(cursor, saved.total);
   if (options?.verify !== false) verifyChecksum();
-  const bits = checkHeader() | (cursor.u32[(cursor.base >>> 2) + H_VERSION_OPTIONS] >>> 24 === PREVIOUS_VERSION ? V4_RECORDS : 0);
+  const bits = checkHeader(version) | (version === 4 ? V4_RECORDS : 0);
   checkTickAndCell();
+  if (version >= 6) checkPolicy();
   checkBodySet(physics, bits);
   checkRecords(physics, cursor, saved);
-  const jammed = badJamMark(physics, cursor, bits, jamFault);
+  const jammed = badJamMark(physics, cursor, saved, bits, jamFault);
   if (jammed >= 0) throw new SnapshotMismatchError({ field: 'bodies.jam', index: jammed, problem: `entity ${jamFault[0]}: its jam mark must be 0 or 1` });
   reserveJam(internalsOf(physics));
 
   copyBodyRecords(physics, cursor, saved, bits, FROM_SNAPSHOT);
-  readTickAndCell(physics);
+  readTickAndCell(physics, version);
   readContacts(physics);
   readTouching(physics);
   const sleep = internalsOf(physics).sleep;
@@ -92,15 +101,19 @@ function mismatch(field: string, problem: string): SnapshotMismatchError {
   return new SnapshotMismatchError({ field, problem });
 }
 
-/** Checks the format tag, version and total, and reads the counts into `saved` (with their sections). */
-function readHeader(offset: number): void {
+/**
+ * Checks the format tag, version and total, and reads the header size and counts into `saved`
+ * (with their sections); returns the version.
+ */
+function readHeader(offset: number): number {
   const u32 = cursor.u32;
   const h = cursor.base >>> 2;
   if (u32[h + H_MAGIC] !== MAGIC) throw mismatch('header.magic', `no snapshot at offset ${offset} (bad format tag)`);
-  const vo = u32[h + H_VERSION_OPTIONS];
-  if (vo >>> 24 !== VERSION && vo >>> 24 !== PREVIOUS_VERSION) {
-    throw mismatch('header.version', `snapshot format version ${vo >>> 24} is not supported (expected ${VERSION}, or ${PREVIOUS_VERSION})`);
+  const version = u32[h + H_VERSION_OPTIONS] >>> 24;
+  if (version < OLDEST_VERSION || version > VERSION) {
+    throw mismatch('header.version', `snapshot format version ${version} is not supported (expected ${OLDEST_VERSION} to ${VERSION})`);
   }
+  saved.header = headerBytesOf(version);
   const total = u32[h + H_TOTAL];
   saved.contacts = u32[h + H_CONTACTS];
   saved.ended = u32[h + H_ENDED];
@@ -111,6 +124,7 @@ function readHeader(offset: number): void {
   saved.purge = u32[h + H_PURGE];
   if (layoutSections(saved) !== total) throw mismatch('header.total', `${total} bytes is not the size the section counts give (${saved.total})`);
   if (total > cursor.avail) throw mismatch('buffer', `the snapshot is ${total} bytes but the buffer has ${cursor.avail} from offset ${offset}`);
+  return version;
 }
 
 /** Compares the checksum of the snapshot's bytes with the one in its header. */
@@ -123,15 +137,18 @@ function verifyChecksum(): void {
   }
 }
 
-/** Checks the option bits, the reserved word and the counts that relate; returns the option bits. */
-function checkHeader(): number {
+/**
+ * Checks the option bits, the counts that relate and, before version 6, that word 7 (the margin
+ * policy since) is zero; returns the option bits.
+ */
+function checkHeader(version: number): number {
   const u32 = cursor.u32;
   const h = cursor.base >>> 2;
   const bits = u32[h + H_VERSION_OPTIONS] & 0xffffff;
   if ((bits & ~OPTION_BITS) !== 0 || (bits & (SHAPES_DYNAMIC | SHAPES_NONE)) === (SHAPES_DYNAMIC | SHAPES_NONE)) {
     throw mismatch('header.options', `invalid option bits 0x${bits.toString(16)}`);
   }
-  if (u32[h + H_ZERO] !== 0 || saved.explicit > saved.touching || saved.filters > u32[h + H_BODIES]) {
+  if ((version < 6 && u32[h + H_POLICY] !== 0) || saved.explicit > saved.touching || saved.filters > u32[h + H_BODIES]) {
     throw mismatch('header.counts', 'inconsistent section counts');
   }
   return bits;
@@ -144,6 +161,25 @@ function checkTickAndCell(): void {
   if (!(Number.isSafeInteger(tick) && tick >= 0)) throw mismatch('tick', `must be a non-negative integer, got ${tick}`);
   const cell = cursor.f64[f0 + F_CELL];
   if (!(cell === 0 || (cell >= MIN_NORMAL && cell < Infinity))) throw mismatch('cellSize', `must be 0 or positive, finite and normal, got ${cell}`);
+}
+
+/**
+ * The static margin policy (version 6), as the broadphase keeps it (`updatePolicy`, step/findPairs.ts):
+ * the cover bucket −1 (none picked yet) to the last bucket of grid/policy.ts; the margin 0 without
+ * a bucket, else 0 or positive and at most the cell size (1 while it is 0): `marginFor` caps it so.
+ */
+function checkPolicy(): void {
+  const word = cursor.u32[(cursor.base >>> 2) + H_POLICY];
+  const bucket = (word & POLICY_BUCKET) - 1;
+  if ((word & ~(POLICY_BUCKET | POLICY_PENDING)) !== 0 || bucket >= BUCKETS) {
+    throw mismatch('marginBucket', `must be -1 to ${BUCKETS - 1} with no other bits set, got the header word 0x${word.toString(16)}`);
+  }
+  const f0 = cursor.base >>> 3;
+  const margin = cursor.f64[f0 + F_MARGIN];
+  const cell = cursor.f64[f0 + F_CELL] || 1;
+  if (!(margin === 0 || (margin > 0 && margin <= cell && bucket >= 0))) {
+    throw mismatch('staticMargin', `must be 0, or with a margin bucket positive and at most the cell size (${cell}), got ${margin}`);
+  }
 }
 
 /** Checks that the world's body set is the snapshot's (count and checksum), and its record sizes. */
@@ -162,22 +198,49 @@ function checkBodySet(physics: Physics, bits: number): void {
   if (census[CENSUS_BODY_F64] !== saved.bodyF64 || census[CENSUS_FILTERS] !== saved.filters) throw mismatch('header.counts', 'the body data size differs from the body set\'s');
 }
 
-function readTickAndCell(physics: Physics): void {
+/**
+ * The tick, the cell size and the static margin policy; the static grid then depends on the
+ * restored state only, not on what came before. Version 6: the saved margin, its bucket and the
+ * pending re-pick (format.ts, "The static margin"); unless a re-pick is due, the static boxes are
+ * re-bucketed now, with the saved cell size and margin, and their inputs recorded, so that the next
+ * step's `checkStatic` notices a box written after the restore as the saving instance would have.
+ * Versions 4 and 5: no margin saved: the next step picks it afresh (re-bucketing the boxes), from
+ * no margin and no bucket (not the margin this instance held before the restore).
+ */
+function readTickAndCell(physics: Physics, version: number): void {
   const f64 = cursor.f64;
   const internal = internalsOf(physics);
+  const bp = internal.broadphase;
   const f0 = cursor.base >>> 3;
   // Integral values go back as small integers, as the library keeps them (a double where V8 holds a
   // small integer would change the objects' hidden class and deoptimise the step code).
   const tick = f64[f0 + F_TICK];
   setTick(physics, tick <= 0x3fffffff ? tick | 0 : tick);
   const cell = f64[f0 + F_CELL];
-  if (cell !== internal.broadphase.cellSize) internal.broadphase.cellSize = cell === 0 ? 0 : cell;
-  // Re-bucket the static boxes at the next step whatever was written (their bounds may have moved,
-  // and the static grid then depends on the restored state only, not on what came before).
-  internal.broadphase.staticDirty = true;
+  // The static grid is already what re-bucketing would make of the restored boxes when it was built
+  // (no re-bucketing due) with the saved cell size and margin from boxes equal to them (checked
+  // below): the usual rollback, the same level restored again and again, rebuilds nothing.
+  const built = version >= 6 && !bp.staticDirty && cell === bp.cellSize && f64[f0 + F_MARGIN] === bp.staticGrid.margin;
+  if (cell !== bp.cellSize) bp.cellSize = cell === 0 ? 0 : cell;
   internal.queryDirty = true;
   // A restore between runBroadphase and runNarrowphase: the narrowphase tests the pairs itself.
   internal.writes++;
+  // (The margin, a double, is written only when it changes, as the cell size: no allocation when a
+  // rollback loop restores the same frame again.)
+  if (version < 6) {
+    if (bp.staticGrid.margin !== 0) gridSetMargin(bp.staticGrid, 0);
+    bp.marginBucket = -1;
+    bp.staticDirty = true;
+    return;
+  }
+  const word = cursor.u32[(cursor.base >>> 2) + H_POLICY];
+  if (f64[f0 + F_MARGIN] !== bp.staticGrid.margin) gridSetMargin(bp.staticGrid, f64[f0 + F_MARGIN]);
+  bp.marginBucket = (word & POLICY_BUCKET) - 1;
+  // (Overwrites the mark `restoreBodyManifest` or the game's body edits left: the saved one decides.)
+  bp.staticDirty = (word & POLICY_PENDING) !== 0;
+  if (bp.staticDirty || (built && !staticWritten(physics))) return;
+  rebucketStatic(physics);
+  bp.staticUnchecked = true;
 }
 
 /** The contact list, `began` (its pairs and flags from the contact flags), the previous pairs (the contact pairs) and `ended`. */

@@ -13,7 +13,7 @@
 import { BodyFlags, type ContactList, type Physics } from '../physics/physicsTypes.js';
 import type { SnapshotCursor } from './buffer.js';
 import { bodyWords, isStaticBox, LOOP_CHUNK } from './census.js';
-import { CHARACTER_F64, CONTACT_F64, HEADER_BYTES, NO_STATIC, RESPONSE_F64, SHAPES_DYNAMIC, SHAPES_NONE, V4_RECORDS, type SnapshotLayout } from './format.js';
+import { CHARACTER_F64, CONTACT_F64, NO_STATIC, RESPONSE_F64, SHAPES_DYNAMIC, SHAPES_NONE, V4_RECORDS, type SnapshotLayout } from './format.js';
 import { internalsOf } from '../physics/internal.js';
 
 const { SPHERE, BOX, MOVING, FILTER, RESPONSE, CHARACTER } = BodyFlags;
@@ -108,7 +108,7 @@ function characterRecord(physics: Physics, eid: number, f64: Float64Array, j: nu
  */
 export function copyBodyRecords(physics: Physics, c: SnapshotCursor, l: SnapshotLayout, bits: number, dir: number): void {
   const { flags, maxEid } = internalsOf(physics);
-  c.nextF64 = (c.base + HEADER_BYTES) >>> 3;
+  c.nextF64 = (c.base + l.header) >>> 3;
   c.nextU32 = (c.base + l.filterU32) >>> 2;
   for (let from = 1; from <= maxEid; from += LOOP_CHUNK) bodyChunk(physics, flags, from, Math.min(maxEid, from + LOOP_CHUNK - 1), c, bits, dir);
 }
@@ -179,13 +179,13 @@ function bodyChunk(physics: Physics, flags: Uint8Array, from: number, to: number
 /**
  * The index (in ascending entity id, among the stored body records) of the first record whose jam
  * mark is neither 0 nor 1, or −1 (always −1 with `V4_RECORDS`: no marks); its entity id in
- * `out[0]`. Reads the records only; run before any write.
+ * `out[0]`. The body records start after the header of `l`. Reads the records only; run before any write.
  */
-export function badJamMark(physics: Physics, c: SnapshotCursor, bits: number, out: Int32Array): number {
+export function badJamMark(physics: Physics, c: SnapshotCursor, l: SnapshotLayout, bits: number, out: Int32Array): number {
   if ((bits & V4_RECORDS) !== 0) return -1;
   const { flags, maxEid, hasMaterial } = internalsOf(physics);
   const f64 = c.f64;
-  let j = (c.base + HEADER_BYTES) >>> 3;
+  let j = (c.base + l.header) >>> 3;
   let record = 0;
   for (let eid = 1; eid <= maxEid; eid++) {
     const f = flags[eid];

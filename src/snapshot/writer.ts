@@ -12,12 +12,13 @@ import { commitWrite, openBuffer, SnapshotCursor, stageWrite } from './buffer.js
 import { CENSUS_BODIES, CENSUS_BODY_F64, CENSUS_FILTERS, createCensus, takeCensus } from './census.js';
 import { snapshotChecksum } from './checksum.js';
 import {
-  CONTACT_BIT, EXPLICIT_F64, F_CELL, F_TICK, H_BODIES, H_BODY_F64, H_CHECK1, H_CHECK2, H_CONTACTS, H_ENDED, H_EXPLICIT, H_FILTERS,
-  H_MAGIC, H_PURGE, H_SUM1, H_SUM2, H_TOTAL, H_TOUCHING, H_VERSION_OPTIONS, H_ZERO, HAS_BIT, layoutSections, MAGIC,
-  NO_REF, optionBits, SnapshotLayout, TOUCH_U32, VERSION, type SnapshotOptions,
+  CONTACT_BIT, EXPLICIT_F64, F_CELL, F_MARGIN, F_TICK, H_BODIES, H_BODY_F64, H_CHECK1, H_CHECK2, H_CONTACTS, H_ENDED, H_EXPLICIT,
+  H_FILTERS, H_MAGIC, H_POLICY, H_PURGE, H_SUM1, H_SUM2, H_TOTAL, H_TOUCHING, H_VERSION_OPTIONS, HAS_BIT, layoutSections, MAGIC,
+  NO_REF, optionBits, POLICY_PENDING, SnapshotLayout, TOUCH_U32, VERSION, type SnapshotOptions,
 } from './format.js';
 import { copyBodyRecords, copyContactData, copyContactRecords, TO_SNAPSHOT } from './walkRecords.js';
 import { internalsOf } from '../physics/internal.js';
+import { staticWritten } from '../step/checkStatic.js';
 
 /** The writer's reusable state (created once: no allocation per call). */
 const cursor = new SnapshotCursor();
@@ -178,7 +179,10 @@ function writeHeader(physics: Physics, bits: number): void {
   u32[h + H_SUM1] = census[LANE1];
   u32[h + H_SUM2] = census[LANE2];
   u32[h + H_CONTACTS] = layout.contacts;
-  u32[h + H_ZERO] = 0;
+  // The static margin's policy (see format.ts): a re-pick is due when the static grid is marked for
+  // re-bucketing or a static box was written since it was bucketed (the next step notices it).
+  const bp = internalsOf(physics).broadphase;
+  u32[h + H_POLICY] = (bp.marginBucket + 1) | (bp.staticDirty || staticWritten(physics) ? POLICY_PENDING : 0);
   u32[h + H_ENDED] = layout.ended;
   u32[h + H_TOUCHING] = layout.touching;
   u32[h + H_EXPLICIT] = layout.explicit;
@@ -186,7 +190,8 @@ function writeHeader(physics: Physics, bits: number): void {
   u32[h + H_BODY_F64] = layout.bodyF64;
   u32[h + H_PURGE] = layout.purge;
   f64[(base >>> 3) + F_TICK] = physics.tick;
-  f64[(base >>> 3) + F_CELL] = internalsOf(physics).broadphase.cellSize;
+  f64[(base >>> 3) + F_CELL] = bp.cellSize;
+  f64[(base >>> 3) + F_MARGIN] = bp.staticGrid.margin;
 }
 
 /** Writes the ended pairs from uint32 word `k` (a, b each) and their flags from byte `fl`. */

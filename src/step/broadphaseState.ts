@@ -44,6 +44,12 @@ export interface BroadphaseState {
   staticInputs: Float64Array;
   staticDirty: boolean;
   /**
+   * Set by a snapshot restore that re-bucketed the static boxes itself (snapshot/reader.ts): with
+   * `validate`, the next scan checks them all (scanBodies.ts), as it does before a re-bucketing.
+   * Cleared by that check and by `rebuildStatic`.
+   */
+  staticUnchecked: boolean;
+  /**
    * The static grid's items in a dense cell table of a finer side (src/grid/cellTable.ts), built
    * with it when the boxes' region is bounded: the spheres' single-cell lookups use it.
    */
@@ -126,6 +132,7 @@ export function createBroadphaseState(cellSize: number | undefined, contactBudge
     staticGrid: createGrid(cellSize ?? 1),
     staticInputs: new Float64Array(0),
     staticDirty: true,
+    staticUnchecked: false,
     staticCells: createCellTable(),
     touchBytes: TOUCH_BYTES,
     touched: 0,

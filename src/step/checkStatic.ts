@@ -23,18 +23,16 @@ function staticChanged(inputs: Float64Array, i: number): boolean {
   return false;
 }
 
-/** Scratch of `checkStatic`: one box's current inputs (per call). */
+/** Scratch of `staticWritten`: one box's current inputs (per call). */
 const staticScratch = new Float64Array(STATIC_INPUTS);
+
 /**
- * Compares every static box's inputs with those it was bucketed from: a box written since (directly,
- * without `markStaticDirty`) marks the static grid for re-bucketing (`staticDirty`), and with
- * `validate` the scan stage (scanBodies.ts) then checks every static box before anything is
- * written (so a box that passes unchanged was validated when it was bucketed). Skipped when a
- * re-bucketing is due anyway. A stage of the tick (step.ts): it writes only `staticDirty`.
+ * Whether some static box's inputs (Position, Box) differ from those it was bucketed from: a box
+ * written since (directly, without `markStaticDirty`). Reads only: the `checkStatic` stage acts on
+ * it, and the snapshot writer records it (a re-pick due at the next step, snapshot/format.ts).
  */
-export function checkStatic(physics: Physics): void {
+export function staticWritten(physics: Physics): boolean {
   const bp = internalsOf(physics).broadphase;
-  if (bp.staticDirty) return;
   const { staticGrid: g, staticInputs: a } = bp;
   const { Position: p, Box: box } = physics.components;
   const px = p.x, py = p.y, pz = p.z, bhx = box.hx, bhy = box.hy, bhz = box.hz, bqx = box.qx, bqy = box.qy, bqz = box.qz, bqw = box.qw;
@@ -48,9 +46,19 @@ export function checkStatic(physics: Physics): void {
       qx === a[o + 6] && qy === a[o + 7] && qz === a[o + 8] && qw === a[o + 9]) continue;
     const c = staticScratch;
     c[0] = x; c[1] = y; c[2] = z; c[3] = hx; c[4] = hy; c[5] = hz; c[6] = qx; c[7] = qy; c[8] = qz; c[9] = qw;
-    if (!staticChanged(a, i)) continue;
-    bp.staticDirty = true;
-    return;
+    if (staticChanged(a, i)) return true;
   }
+  return false;
 }
 
+/**
+ * Compares every static box's inputs with those it was bucketed from (`staticWritten`): a box
+ * written since marks the static grid for re-bucketing (`staticDirty`), and with `validate` the
+ * scan stage (scanBodies.ts) then checks every static box before anything is written (so a box
+ * that passes unchanged was validated when it was bucketed). Skipped when a re-bucketing is due
+ * anyway. A stage of the tick (step.ts): it writes only `staticDirty`.
+ */
+export function checkStatic(physics: Physics): void {
+  const bp = internalsOf(physics).broadphase;
+  if (!bp.staticDirty && staticWritten(physics)) bp.staticDirty = true;
+}

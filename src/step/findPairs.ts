@@ -22,7 +22,7 @@ import { CELL_LIMIT, hashCell, WHOLE_TICK } from '../grid/cells.js';
 import { CT_INV } from '../grid/cellTable.js';
 import { gridBuild, gridClear, gridInsertSlice, gridSetCellSize, gridSetMargin, WORK_CELLS, WORK_ITEMS } from '../grid/grid.js';
 import {
-  B_COVER, B_MEDIAN, bucketOf, CELL_PER_EXTENT, cellFor, DRIFT_BUCKETS, marginFor, sizeStatsBuckets,
+  B_COVER, B_MEDIAN, bucketOfBits, CELL_PER_EXTENT, cellFor, DRIFT_BUCKETS, marginFor, sizeStatsBuckets,
 } from '../grid/policy.js';
 import { gridQuerySlice, queryOutReserve } from '../grid/query.js';
 import { SLICE_BODY_SLOTS, sliceBounds, sliceDepth, S_CX, S_HX, S_MX, S_SIDE } from '../grid/slices.js';
@@ -34,7 +34,7 @@ import { STATIC_SHAPE, testCandidate, testSphereStatic, testSphereStaticSwept } 
 import { rebuildStatic } from './staticBoxes.js';
 import { BodyFlags, type Physics } from '../physics/physicsTypes.js';
 import { internalsOf } from '../physics/internal.js';
-import { WORK_CANDIDATES, WORK_CELLS_VISITED, WORK_ITEMS_VISITED, WORK_QUERIES, WORK_SLICES } from './broadphaseState.js';
+import { type BroadphaseState, WORK_CANDIDATES, WORK_CELLS_VISITED, WORK_ITEMS_VISITED, WORK_QUERIES, WORK_SLICES } from './broadphaseState.js';
 
 const { SPHERE, BOX, MOVING, RESPONSE } = BodyFlags;
 
@@ -55,8 +55,10 @@ const SLICE_BUDGET = 1 << 20;
 /**
  * Applies the cell size and margin policy (src/grid/policy.ts). A steady tick compares bucket
  * indices only (integers: no heap number is made in this once-per-tick code); a tick that
- * re-buckets the static boxes anyway (bodies added or removed, a snapshot restored, a static box
- * changed) re-reads the current cell side, so the choice depends on the state alone.
+ * re-buckets the static boxes anyway (bodies added or removed, a static box changed, a snapshot
+ * restored that held no margin or a re-pick due) re-reads the current cell side, so the choice
+ * depends on the state alone. The margin and `marginBucket` are the policy's memory between
+ * re-picks: a snapshot holds them (snapshot/format.ts), and a restore sets them with `rebucketStatic`.
  */
 function updatePolicy(physics: Physics): void {
   const bp = internalsOf(physics).broadphase;
@@ -65,7 +67,7 @@ function updatePolicy(physics: Physics): void {
   const median = buckets[B_MEDIAN];
   const cover = buckets[B_COVER];
   let dirty = bp.staticDirty;
-  if (dirty) bp.cellBucket = bp.cellSize > 0 ? bucketOf(bp.cellSize / CELL_PER_EXTENT) : -1;
+  if (dirty) bp.cellBucket = cellBucketOf(bp);
   if (median >= 0) {
     const cell = bp.cellBucket;
     if (!bp.cellSizeFixed && (cell < 0 || median > cell + DRIFT_BUCKETS || median < cell - DRIFT_BUCKETS)) {
@@ -83,6 +85,41 @@ function updatePolicy(physics: Physics): void {
   gridSetCellSize(staticGrid, bp.cellSize || 1);
   gridSetCellSize(dynamicGrid, bp.cellSize || 1);
   bp.staticDirty = true;
+}
+
+/** `cellBucketOf`'s scratch: the extent the cell side was chosen for, and its words (per call). */
+const cellExtent = new Float64Array(1);
+const cellExtentBits = new Uint32Array(cellExtent.buffer);
+
+/**
+ * The size bucket of the cell side `bp.cellSize` (−1 for 0, not chosen): the bucket the policy
+ * chose it for, `cellFor` being `CELL_PER_EXTENT` × an extent of that bucket. 3 × an extent,
+ * divided by 3, stays in the extent's bucket: the buckets' ends (2^k × 1, 1.25, 1.5, 1.75) go there
+ * and back exactly and rounding is monotonic (also checked on every value within 3,000 ulps of each
+ * end, 2^-80 to 2^80). Through a typed slot (`bucketOf` with a double argument allocated a heap
+ * number per call: measured in a restore loop).
+ */
+function cellBucketOf(bp: BroadphaseState): number {
+  if (!(bp.cellSize > 0)) return -1;
+  cellExtent[0] = bp.cellSize / CELL_PER_EXTENT;
+  return bucketOfBits(cellExtentBits);
+}
+
+/**
+ * Re-buckets the static boxes as a tick that re-buckets them does, with the current cell size and
+ * static margin and without choosing them again: the grids take the cell side, `cellBucket` is
+ * read from it, the static grid is rebuilt. For a snapshot restore (snapshot/reader.ts), which set
+ * the cell size and margin the saving instance held.
+ */
+export function rebucketStatic(physics: Physics): void {
+  const bp = internalsOf(physics).broadphase;
+  bp.cellBucket = cellBucketOf(bp);
+  // Written only when it changes (a double stored in a field may allocate: a restore of the same
+  // frame, again and again in a rollback loop, allocates nothing).
+  const side = bp.cellSize || 1;
+  if (bp.staticGrid.cellSize !== side) gridSetCellSize(bp.staticGrid, side);
+  if (bp.dynamicGrid.cellSize !== side) gridSetCellSize(bp.dynamicGrid, side);
+  rebuildStatic(physics);
 }
 
 /**

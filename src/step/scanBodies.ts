@@ -15,8 +15,9 @@
  * - dynamic bodies (spheres with Response): `Response.mode`, `restitution`, `mass`;
  * - characters: their Character settings (`checkCharacters`: the ranges of `set(Character, …)`, a unit `up`);
  * - static boxes: every one of them when they will be re-bucketed this tick (`staticDirty`, set by
- *   the stage before this one when a static box was written): an unchanged static box was checked
- *   when it was bucketed;
+ *   the stage before this one when a static box was written), or were re-bucketed by a snapshot
+ *   restore since the last check (`staticUnchecked`): an unchanged static box was checked when it
+ *   was bucketed;
  * - gravity · dt must be finite (when some body has Response and gravity is not zero).
  *
  * The checks share the size pass: validation as a pass of its own before gravity measured 1.012–1.036×
@@ -218,7 +219,11 @@ export function scanBodies(physics: Physics): void {
   const check = physics.validate ? 1 : 0;
   if (check === 1 && internal.gravityOn !== 0 && internal.responseCount !== 0) checkGravityStep(physics);
   const bp = internal.broadphase;
-  if (check === 1 && bp.staticDirty) validateStatic(physics);
+  if (check === 1 && (bp.staticDirty || bp.staticUnchecked)) {
+    validateStatic(physics);
+    // Checked (it throws otherwise): a restore's re-bucketed boxes need no second check.
+    bp.staticUnchecked = false;
+  }
   if (check === 1 && internal.characterCount !== 0) checkCharacters(physics);
   sizeStatsClear(bp.sizes);
   const scan = scanLoop(physics, check);

@@ -87,5 +87,6 @@ export function rebuildStatic(physics: Physics): void {
   bp.staticCells.frame[CT_SIDE] = staticGrid.cellSize;
   cellTableBuild(bp.staticCells, staticGrid);
   bp.staticDirty = false;
+  bp.staticUnchecked = false;
   bp.work[WORK_REBUILDS]++;
 }

@@ -8,9 +8,10 @@
  *    they were bucketed from; writes only `staticDirty` (they are re-bucketed this tick).
  * 2. `scanBodies` (step/scanBodies.ts) reads every sphere and moving box, their filters, Response,
  *    gravity and dt; with `validate` it checks them (and every static box when they are
- *    re-bucketed) and throws `PhysicsInputError` for bad input before any stage has written, so a
- *    tick that throws has changed nothing; writes only the tick's size statistics, `sliceCap`,
- *    `movingBoxes` and `sphereSphere` (for `findPairs`).
+ *    re-bucketed, or were by a snapshot restore) and throws `PhysicsInputError` for bad input before
+ *    any stage has written, so a tick that throws has changed nothing; writes only the tick's size
+ *    statistics, `sliceCap`, `movingBoxes` and `sphereSphere` (for `findPairs`), and clears
+ *    `staticUnchecked` once the static boxes passed.
  * 3. `applyGravity` (step/gravity.ts) reads gravity, dt, the body flags, Response gravityScale and
  *    damping and the sleepers; adds gravityScale × gravity × dt to the Velocity of the awake
  *    dynamic bodies and damps it (throwing first, with nothing written, when gravity × dt is not

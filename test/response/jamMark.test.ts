@@ -2,7 +2,7 @@
  * The jam mark (src/response/jam.ts): the jammed-body rule (resolve.ts `stopJammed`) stops only a
  * body jammed two ticks running (with gravity, capped without moving beyond the rest skin), so
  * whether a body was jammed at its last tick is state carried across ticks. It is in the state
- * hash (only when set), in snapshots (format version 5; a version-4 snapshot restores it as 0;
+ * hash (only when set), in snapshots (since format version 5; a version-4 snapshot restores it as 0;
  * checked: 0 or 1), and cleared when the game writes the body's Position or Velocity (helpers or
  * bitecs `set()`), when the body falls asleep, and when it is removed (bitecs recycles ids
  * last-removed-first: the body that takes the id must not inherit the mark).

@@ -9,9 +9,9 @@
 import { createWorld } from 'bitecs';
 import { describe, expect, it } from 'vitest';
 import { addSphere, createPhysics, restoreSnapshot, saveSnapshot, snapshotSize, SnapshotMismatchError, step, type Physics } from '../../src/index.js';
-import { H_CONTACTS, H_VERSION_OPTIONS, TOUCH_U32 } from '../../src/snapshot/format.js';
+import { H_CONTACTS, H_VERSION_OPTIONS, HEADER_BYTES, TOUCH_U32 } from '../../src/snapshot/format.js';
 import { report } from '../support/report.js';
-import { layoutOf, reseal } from '../support/snapshotEdits.js';
+import { layoutOf, reseal, toVersion5 } from '../support/snapshotEdits.js';
 import { digest } from './scene.js';
 import { buildSweepScene, buildSweepScenes, emptyCounts, formatCounts, sweep } from './sweep.js';
 
@@ -79,11 +79,12 @@ describe('range checks before any write (checksum recomputed after the edit)', (
 
   it('the checksum itself: a flipped body float is caught as `checksum`, and accepted with verify: false', () => {
     const w = words(snap);
-    f64At(w, 10)[0] += 1; // first body's position x
+    const x0 = HEADER_BYTES / 8; // the first body's position x: the first word after the header
+    f64At(w, x0)[0] += 1;
     const bad = new Uint8Array(w.buffer);
     expectField(physics, ids, bad, 'checksum');
     restoreSnapshot(physics, bad, 0, { verify: false });
-    expect(physics.components.Position.x[ids[0]]).toBe(new Float64Array(snap.slice().buffer)[10] + 1);
+    expect(physics.components.Position.x[ids[0]]).toBe(new Float64Array(snap.slice().buffer)[x0] + 1);
     restoreSnapshot(physics, scene.later);
   });
 
@@ -108,12 +109,17 @@ describe('range checks before any write (checksum recomputed after the edit)', (
     w[H_VERSION_OPTIONS] = (1 << 24) | (w[H_VERSION_OPTIONS] & 0xff);
     expectField(physics, ids, reseal(w), 'header.version');
     w = words(snap);
+    w[H_VERSION_OPTIONS] = (7 << 24) | (w[H_VERSION_OPTIONS] & 0xff);
+    expectField(physics, ids, reseal(w), 'header.version');
+    w = words(snap);
     w[H_VERSION_OPTIONS] |= 8;
     expectField(physics, ids, reseal(w), 'header.options');
     w = words(snap);
     w[H_VERSION_OPTIONS] |= 3;
     expectField(physics, ids, reseal(w), 'header.options');
-    w = words(snap);
+    // Word 7 is reserved (zero) before version 6, which keeps the margin policy there
+    // (staticMargin.test.ts checks that form).
+    w = new Uint32Array(toVersion5(words(snap)));
     w[7] = 1;
     expectField(physics, ids, reseal(w), 'header.counts');
     w = words(snap);

@@ -1,10 +1,10 @@
 /**
  * The version-4 reader (snapshots before the jam mark) on balls with the words that follow the
  * Response record in a body record (Material friction) and with CollisionFilter words (their own
- * section): a version-4 form of a version-5 snapshot, made by dropping each Response record's jam
- * word, restores every mark as 0 and the same state (state hash, the ticks that follow) as the
- * version-5 snapshot restored with its marks cleared. A version-5 jam mark of 2 on a ball with
- * friction is rejected naming bodies.jam, with nothing changed.
+ * section): a version-4 form of a version-6 snapshot, made by dropping the header's margin word
+ * (version 6) and each Response record's jam word, restores every mark as 0 and the same state
+ * (state hash, the ticks that follow) as the version-6 snapshot restored with its marks cleared. A
+ * jam mark of 2 on a ball with friction is rejected naming bodies.jam, with nothing changed.
  */
 import { createWorld } from 'bitecs';
 import { describe, expect, it } from 'vitest';
@@ -13,6 +13,7 @@ import {
 } from '../../src/index.js';
 import { internalsOf } from '../../src/physics/internal.js';
 import { jamMark } from '../../src/response/jam.js';
+import { HEADER_BYTES, HEADER_BYTES_V5 } from '../../src/snapshot/format.js';
 import { expectJamRejected, jamWords, toVersion4 } from '../support/snapshotEdits.js';
 import { JAM_LEAN } from '../support/response.js';
 
@@ -53,14 +54,15 @@ function hashes(physics: Physics, ticks: number): string[] {
 
 
 describe('the jam mark with friction and filters in snapshots', () => {
-  it('a version-4 snapshot of balls with friction and filters restores the marks as 0 and the same state as version 5 without marks', () => {
+  it('a version-4 snapshot of balls with friction and filters restores the marks as 0 and the same state as version 6 without marks', () => {
     const a = column();
     step(a.physics);
     expect(marks(a.physics, a.ids).filter((m) => m === 1).length).toBeGreaterThan(4);
     const buf = new ArrayBuffer(snapshotSize(a.physics));
     saveSnapshot(a.physics, buf);
     const v4 = toVersion4(a.physics, new Uint32Array(buf));
-    expect(v4.byteLength).toBe(buf.byteLength - 8 * a.ids.length);
+    // One jam word per ball, and the header's static margin word (version 6).
+    expect(v4.byteLength).toBe(buf.byteLength - 8 * a.ids.length - (HEADER_BYTES - HEADER_BYTES_V5));
     const b = column();
     restoreSnapshot(b.physics, buf);
     expect(marks(b.physics, b.ids)).toEqual(marks(a.physics, a.ids));

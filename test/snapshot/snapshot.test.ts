@@ -12,8 +12,10 @@ import {
 } from '../../src/index.js';
 import { buildInputScene, digest, fullState } from './scene.js';
 import { internalsOf } from '../../src/physics/internal.js';
+import { HEADER_BYTES } from '../../src/snapshot/format.js';
 
-const HEADER = 80;
+/** The header's bytes (88 since format version 6, which added the static margin policy). */
+const HEADER = HEADER_BYTES;
 
 function save(physics: Physics, options?: SnapshotOptions): Uint8Array {
   const buf = new Uint8Array(snapshotSize(physics, options));

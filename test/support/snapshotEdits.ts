@@ -1,8 +1,8 @@
 /**
  * Edits of snapshots for the tests of the reader: the section layout read from a header, the
- * checksum recomputed after an edit in place, the version-4 form of a version-5 snapshot (before
- * the jam mark, docs/snapshots.md), and the check that a restore rejects a snapshot with nothing
- * changed.
+ * checksum recomputed after an edit in place, the version-5 and version-4 forms of a version-6
+ * snapshot (before the static margin policy, before the jam mark, docs/snapshots.md), and the check
+ * that a restore rejects a snapshot with nothing changed.
  */
 import { expect } from 'vitest';
 import { hashPhysicsState, restoreSnapshot, SnapshotMismatchError, type Physics } from '../../src/index.js';
@@ -11,14 +11,15 @@ import { internalsOf } from '../../src/physics/internal.js';
 import { bodyWords } from '../../src/snapshot/census.js';
 import { snapshotChecksum } from '../../src/snapshot/checksum.js';
 import {
-  H_BODY_F64, H_CHECK1, H_CHECK2, H_CONTACTS, H_ENDED, H_EXPLICIT, H_FILTERS, H_PURGE, H_TOTAL, H_TOUCHING, H_VERSION_OPTIONS,
-  HEADER_BYTES, layoutSections, SnapshotLayout,
+  H_BODY_F64, H_CHECK1, H_CHECK2, H_CONTACTS, H_ENDED, H_EXPLICIT, H_FILTERS, H_POLICY, H_PURGE, H_TOTAL, H_TOUCHING,
+  H_VERSION_OPTIONS, HEADER_BYTES, HEADER_BYTES_V5, headerBytesOf, layoutSections, SnapshotLayout, VERSION,
 } from '../../src/snapshot/format.js';
 import { LANE1, LANE2 } from '../../src/math/hashMixer.js';
 
-/** The section offsets of a snapshot, from its header words `w`. */
+/** The section offsets of a snapshot, from its header words `w` (its version gives the header size). */
 export function layoutOf(w: Uint32Array): SnapshotLayout {
   const l = new SnapshotLayout();
+  l.header = headerBytesOf(w[H_VERSION_OPTIONS] >>> 24);
   l.contacts = w[H_CONTACTS];
   l.ended = w[H_ENDED];
   l.touching = w[H_TOUCHING];
@@ -39,11 +40,14 @@ export function reseal(w: Uint32Array): Uint8Array {
   return new Uint8Array(w.buffer, w.byteOffset, w.byteLength);
 }
 
-/** Index (float64 word) of each Response record's jam word in a version-5 snapshot of `physics` (default options). */
-export function jamWords(physics: Physics): number[] {
+/**
+ * Index (float64 word) of each Response record's jam word in a snapshot of `physics` (default
+ * options) with a header of `header` bytes (this version's unless given).
+ */
+export function jamWords(physics: Physics, header = HEADER_BYTES): number[] {
   const { flags, maxEid, hasMaterial } = internalsOf(physics);
   const out: number[] = [];
-  let j = HEADER_BYTES / 8;
+  let j = header / 8;
   for (let eid = 1; eid <= maxEid; eid++) {
     const f = flags[eid];
     const n = bodyWords(f, hasMaterial[eid], 0);
@@ -54,21 +58,45 @@ export function jamWords(physics: Physics): number[] {
   return out;
 }
 
-/** The version-4 form of version-5 snapshot `u32` of `physics`: the jam words dropped, later sections moved up, header rewritten. */
+/**
+ * The version-5 form of version-6 snapshot `u32`: the static margin (`F_MARGIN`, the header's last
+ * float64 word) dropped, the sections moved up, word 7 (the margin policy) zeroed, resealed.
+ */
+export function toVersion5(u32: Uint32Array): ArrayBuffer {
+  expect(u32[H_VERSION_OPTIONS] >>> 24).toBe(VERSION);
+  const total = u32[H_TOTAL];
+  const cut = HEADER_BYTES - HEADER_BYTES_V5;
+  const out = new ArrayBuffer(total - cut);
+  const o32 = new Uint32Array(out);
+  o32.set(u32.subarray(0, HEADER_BYTES_V5 / 4));
+  o32.set(u32.subarray(HEADER_BYTES / 4, total / 4), HEADER_BYTES_V5 / 4);
+  o32[H_VERSION_OPTIONS] = (5 << 24) | (u32[H_VERSION_OPTIONS] & 0xffffff);
+  o32[H_POLICY] = 0;
+  o32[H_TOTAL] = out.byteLength;
+  reseal(o32);
+  return out;
+}
+
+/**
+ * The version-4 form of version-6 snapshot `u32` of `physics`: its version-5 form with the jam
+ * words dropped, later sections moved up, header rewritten.
+ */
 export function toVersion4(physics: Physics, u32: Uint32Array): ArrayBuffer {
-  const f64 = new Float64Array(u32.buffer, u32.byteOffset, u32.length / 2);
-  const l = layoutOf(u32);
-  expect(l.total).toBe(u32[H_TOTAL]);
-  const drop = new Set(jamWords(physics));
+  const v5 = new Uint32Array(toVersion5(u32));
+  const f64 = new Float64Array(v5.buffer, 0, v5.length / 2);
+  const l = layoutOf(v5);
+  expect(l.total).toBe(v5[H_TOTAL]);
+  const head = HEADER_BYTES_V5 / 8;
+  const drop = new Set(jamWords(physics, HEADER_BYTES_V5));
   const words: number[] = [];
-  for (let j = HEADER_BYTES / 8; j < HEADER_BYTES / 8 + l.bodyF64; j++) if (!drop.has(j)) words.push(f64[j]);
+  for (let j = head; j < head + l.bodyF64; j++) if (!drop.has(j)) words.push(f64[j]);
   const dropped = l.bodyF64 - words.length;
   const out = new ArrayBuffer(l.total - 8 * dropped);
   const o32 = new Uint32Array(out), o64 = new Float64Array(out);
-  o32.set(u32.subarray(0, HEADER_BYTES / 4));
-  o64.set(words, HEADER_BYTES / 8);
-  o32.set(u32.subarray(l.contactF64 / 4, l.total / 4), (l.contactF64 - 8 * dropped) / 4);
-  o32[H_VERSION_OPTIONS] = (4 << 24) | (u32[H_VERSION_OPTIONS] & 0xffffff);
+  o32.set(v5.subarray(0, HEADER_BYTES_V5 / 4));
+  o64.set(words, head);
+  o32.set(v5.subarray(l.contactF64 / 4, l.total / 4), (l.contactF64 - 8 * dropped) / 4);
+  o32[H_VERSION_OPTIONS] = (4 << 24) | (v5[H_VERSION_OPTIONS] & 0xffffff);
   o32[H_BODY_F64] = words.length;
   o32[H_TOTAL] = out.byteLength;
   reseal(o32);
