@@ -242,15 +242,9 @@ function registerObservers(physics: Physics, own: PhysicsComponents): void {
   on(onRemove(c.Position, c.Sphere), clearFlag(SPHERE));
   on(onAdd(c.Position, c.Box), setFlag(BOX));
   on(onRemove(c.Position, c.Box), clearFlag(BOX));
-  on(onAdd(c.Velocity), (eid) => {
-    setFlag(MOVING)(eid);
-    // A new Velocity starts at rest, as on a fresh id: bitecs keeps a removed entity's values in the
-    // stores, so a recycled id took the dead body's velocity on a server and 0 on a joined replica.
-    // Data given with the add (`set(Velocity, …)`) is written after this.
-    c.Velocity.x[eid] = 0;
-    c.Velocity.y[eid] = 0;
-    c.Velocity.z[eid] = 0;
-  });
+  // Velocity's values are not reset on add (unlike Response's): the store may be the game's own
+  // (`options.velocity`), its data the game's, for entities that are not bodies too.
+  on(onAdd(c.Velocity), setFlag(MOVING));
   on(onRemove(c.Velocity), clearFlag(MOVING));
   on(onAdd(c.Response), (eid) => {
     if ((internal.flags[eid] & RESPONSE) === 0) internal.responseCount++;

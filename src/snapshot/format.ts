@@ -65,7 +65,8 @@
  * a re-pick is due, re-buckets the static boxes at once with the saved cell size and margin (or
  * keeps the static grid when it already holds the same boxes so), so that the next step compares
  * the boxes with the restored ones as the saving instance compares them with its own (a box the
- * game writes after the restore is noticed as it was in the original run).
+ * game writes after the restore is noticed as it was in the original run; static geometry the
+ * snapshot left out, `shapes`/`staticBoxes`, must be put back before the restore, docs/snapshots.md).
  *
  * Byte layout (the platform's byte order, little-endian everywhere in practice; offsets from the
  * snapshot start; each section right after the previous one, float64 sections first so that they

@@ -68,7 +68,9 @@ const MIN_NORMAL = 2.2250738585072014e-308;
  * or a field out of range; `error.field` names it). The Contact component is added to or removed
  * from entities so that its presence matches the snapshot. Afterwards the physics state, `tick`,
  * `contacts`, `began`, `ended` and the Contact data are as at save time, and stepping gives
- * bit-identical results to the original run. No allocation in steady state.
+ * bit-identical results to the original run (for a version-6 snapshot; after a version-4 or 5 one,
+ * which holds no static margin, the next step picks the margin again, and can differ in the last
+ * bits where the original kept an older one). No allocation in steady state.
  */
 export function restoreSnapshot(physics: Physics, buffer: ArrayBuffer | Uint8Array, offset = 0, options?: RestoreOptions): number {
   openBuffer(cursor, 'restoreSnapshot', buffer, offset);

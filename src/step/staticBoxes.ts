@@ -3,7 +3,8 @@
  * margin that makes nearly every sphere query a single cell lookup, and re-bucketed only when they
  * change: `rebuildStatic`, called by findPairs when `staticDirty` is set (by the `checkStatic`
  * stage, checkStatic.ts, when a box was written directly; by `markStaticDirty`, a body added or
- * removed, a snapshot restored), records the inputs each box was bucketed from
+ * removed, a snapshot restore that found a re-pick due), and by a snapshot restore itself
+ * (`rebucketStatic`, findPairs.ts, with the saved cell size and margin), records the inputs each box was bucketed from
  * (`BroadphaseState.staticInputs`). Pure over the physics instance's typed arrays; world frame,
  * length units.
  * @module
@@ -65,7 +66,10 @@ function growStaticInputs(bp: BroadphaseState): void {
   bp.staticShapes = growArray(bp.staticShapes, n * STATIC_SHAPE);
 }
 
-/** Re-buckets the static boxes (the scan stage checked them, with `validate`, before gravity). */
+/**
+ * Re-buckets the static boxes. Called from findPairs, the scan stage checked them first (with
+ * `validate`); called from a snapshot restore, the next scan checks them (`staticUnchecked`).
+ */
 export function rebuildStatic(physics: Physics): void {
   const internal = internalsOf(physics);
   const { flags, maxEid } = internal;

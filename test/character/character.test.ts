@@ -202,6 +202,24 @@ describe('character outputs', () => {
     expect(P.x[ball]).toBeGreaterThan(4);
     expect(V.x[ball]).toBeGreaterThan(0);
   });
+
+  it('regression: a push between masses near Number.MAX_VALUE gives the sphere a finite velocity', () => {
+    // A review: the share vrel·mc / (mc + ms) overflowed (1.7e308 against 1.7e308 at 1.5 u/s gave the
+    // ball a NaN velocity, and every later step threw on it).
+    for (const [mc, ms] of [[1.7e308, 1.7e308], [1e308, 1], [1e300, 1e300]]) {
+      const physics = createPhysics(createWorld());
+      addBox(physics, { position: [0, -1, 0], halfExtents: [50, 0.5, 50] });
+      const a = addCharacter(physics, { position: [0, 0, 0], radius: 0.5, mass: mc });
+      const ball = addSphere(physics, { position: [1.05, 0, 0], radius: 0.5, velocity: [0, 0, 0], response: 'slide', mass: ms });
+      const V = physics.components.Velocity;
+      for (let t = 0; t < 10; t++) {
+        walk(physics, a, 1.5, 0);
+        step(physics);
+        expect([V.x[ball], V.y[ball], V.z[ball]].every(Number.isFinite)).toBe(true);
+      }
+      expect(V.x[ball]).toBeGreaterThan(0);
+    }
+  });
 });
 
 /** A scene with characters on stairs, a ramp and a moving platform; `input(t)` drives them. */

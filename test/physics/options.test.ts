@@ -18,6 +18,25 @@ import { bruteForceContacts, createBruteForceTracker } from '../oracle/bruteForc
 import { assertContactComponents, assertTick, readContacts } from '../support/harness.js';
 
 describe('a game’s own Position / Velocity stores', () => {
+  it('keep the data the game wrote before adding Velocity, on any entity (the physics resets only a new Response)', () => {
+    // A review of b6d44a0, which also zeroed a new Velocity: a particle entity (no shape) and a body
+    // whose velocity the game wrote before the add lost it.
+    const n = 16;
+    const Velocity: Vec3Store = { x: new Float64Array(n), y: new Float64Array(n), z: new Float64Array(n) };
+    const world = createWorld();
+    const physics = createPhysics(world, { velocity: Velocity, capacity: n });
+    const particle = addEntity(world);
+    Velocity.x[particle] = 3;
+    Velocity.y[particle] = 4;
+    addComponent(world, particle, Velocity);
+    expect([Velocity.x[particle], Velocity.y[particle]]).toEqual([3, 4]);
+    const s = addSphere(physics, { position: [0, 0, 0], radius: 1 });
+    Velocity.x[s] = 5;
+    addComponent(world, s, Velocity);
+    step(physics);
+    expect([Velocity.x[s], physics.components.Position.x[s]]).toEqual([5, 5 / 60]);
+  });
+
   for (const kind of ['Float64Array', 'Float32Array', 'plain arrays'] as const) {
     it(`are used for detection and integration (${kind})`, () => {
       const n = 64;

@@ -478,10 +478,11 @@ describe('entity ids and body manifest: bodies with collision response', () => {
     }
   });
 
-  it('regression: a Response added with part of its data, or a Velocity added with none, on a recycled id or after a removal, starts from the defaults on the server and the replica alike', () => {
+  it('regression: a Response added with part of its data, on a recycled id or after a removal, starts from the defaults on the server and the replica alike', () => {
     // A review's late-join fuzz: bitecs keeps a removed entity's values in the stores, and only the
     // damping and gravity scale of a new Response were reset, so the server's new component took the
-    // old body's mode, restitution, mass (or velocity) where the replica's took zeros.
+    // old body's mode, restitution and mass where the replica's took zeros. (Velocity is not reset:
+    // its store may be the game's own; docs/multiplayer.md says to write every field of it.)
     const cases: Array<(server: Physics) => { e: number; add: (p: Physics) => void }> = [
       (server) => { // a recycled id made dynamic with its mode alone
         addSphere(server, { position: [0, 0, 0], radius: 0.5 });
@@ -497,13 +498,6 @@ describe('entity ids and body manifest: bodies with collision response', () => {
         step(server);
         removeComponent(server.world, e, server.components.Response);
         return { e, add: (p) => { addComponent(p.world, e, set(p.components.Response, { mode: 'bounce' })); } };
-      },
-      (server) => { // a bare Velocity on a static sphere whose id held a moving body
-        const old = addSphere(server, { position: [9, 0, 0], velocity: [3, 0, 0], radius: 0.5 });
-        step(server);
-        removeBody(server, old);
-        const e = addSphere(server, { position: [0, 0, 0], radius: 0.5 });
-        return { e, add: (p) => { addComponent(p.world, e, p.components.Velocity); } };
       },
     ];
     for (const build of cases) {
