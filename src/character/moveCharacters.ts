@@ -335,9 +335,13 @@ function push(physics: Physics, a: number, x: number): void {
   const mc = physics.components.Character.mass[a];
   const rs = S.radius[x];
   const ms = R.mass[x] > 0 ? R.mass[x] : rs > 0 ? rs * rs * rs : 1;
-  // Past the doubles' range (masses near Number.MAX_VALUE: vrel·mc or mc + ms overflows) the share
-  // is taken of halved masses: 1.7e308 against 1.7e308 at 1.5 u/s gave the ball a NaN velocity.
-  const k = !(mc > 0) ? vrel : vrel * mc < Infinity && mc + ms < Infinity ? (vrel * mc) / (mc + ms) : vrel * ((0.5 * mc) / (0.5 * mc + 0.5 * ms));
+  let k = vrel;
+  if (mc > 0) {
+    const pushed = vrel * mc, sum = mc + ms;
+    // Past the doubles' range (masses near Number.MAX_VALUE: vrel·mc or mc + ms overflows) the share
+    // is taken of halved masses: 1.7e308 against 1.7e308 at 1.5 u/s gave the ball a NaN velocity.
+    k = pushed < Infinity && sum < Infinity ? pushed / sum : vrel * ((0.5 * mc) / (0.5 * mc + 0.5 * ms));
+  }
   v.x[x] -= k * W[HN];
   v.y[x] -= k * W[HN + 1];
   v.z[x] -= k * W[HN + 2];
