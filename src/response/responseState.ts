@@ -156,6 +156,11 @@ export interface ResponseState {
   conDemand: Float64Array;
   /** Per body, 3 slots: the velocity the guess assumes it held at by its contacts (weightGuess.ts). */
   held: Float64Array;
+  /**
+   * Per body: the index in `conOrder` of the first contact it owns in this tick's guess (written for
+   * every owner after the guess's sort; valid for `b` only when that contact's owner is `b`).
+   */
+  guessFirst: Int32Array;
   /** The guess's least squares: its active contacts (at most 3), their impulses, their normals (3 × 3), the owner's largest demand. */
   guessSet: Int32Array;
   guessZ: Float64Array;
@@ -327,6 +332,7 @@ export function createResponseState(capacity: number): ResponseState {
     conMark: new Uint8Array(n),
     conDemand: new Float64Array(n),
     held: new Float64Array(3 * capacity),
+    guessFirst: new Int32Array(capacity),
     guessSet: new Int32Array(4),
     guessZ: new Float64Array(4),
     guessN: new Float64Array(12),
@@ -390,6 +396,7 @@ export function responseReserveBodies(s: ResponseState, maxEid: number): void {
     s.head = grow(s.head, cap, -1);
     s.solved = grow(s.solved, cap);
     s.held = grow(s.held, 3 * cap);
+    s.guessFirst = grow(s.guessFirst, cap);
     s.jam = grow(s.jam, cap);
     s.capacity = cap;
   }
