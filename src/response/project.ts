@@ -45,8 +45,8 @@
  *   above it is on no hard side, and what the passes left there stays between its spheres. A sphere
  *   a static body stopped is blocked (pinned at level 0) along the way into that body (its normal,
  *   within 45°), so the separation runs out from the wall through the spheres pressing on it to the
- *   kinematic body as the pinning runs out from a pusher. At most `PROJECT_YIELD_PASSES`, until one
- *   moves nothing or its moves undo one another.
+ *   kinematic body as the pinning runs out from a pusher. `PROJECT_YIELD_PASSES`, then up to
+ *   `PROJECT_YIELD_MAX` while they converge, until one moves nothing or its moves undo one another.
  * - At the end, every overlap of a suspect that touched a kinematic body (or took part in the
  *   yield) with one is reported as a contact with its depth at the end of the tick.
  * No allocation; the work is bounded: passes × suspects × the candidates of one sphere's bounds.
@@ -93,12 +93,22 @@ export const PROJECT_EPS = 1e-6;
  * radii sum, on a hard side of a squeeze, are moved apart into the kinematic bodies (module notes).
  */
 export const PROJECT_YIELD = 2e-3;
-/** Most passes of the yield. */
+/** Passes of the yield; more (up to `PROJECT_YIELD_MAX`) only while it converges. */
 export const PROJECT_YIELD_PASSES = 32;
+/**
+ * Most passes of the yield: past `PROJECT_YIELD_PASSES`, only while the deepest correction of its
+ * last two passes (fractions of a radii sum) is beyond `PROJECT_YIELD` and below
+ * `PROJECT_YIELD_RATE` of that of the two before (it converges): a row of seven balls (masses 2^±3)
+ * a box stopped past its squeeze shrank its overlap by about 0.87 every second pass and ended the 32
+ * at 1.0002 % of a radii sum (test/response/response.robust.properties.test.ts).
+ */
+export const PROJECT_YIELD_MAX = 96;
+/** The yield's passes past `PROJECT_YIELD_PASSES` go on while the deepest correction shrinks at least this fast (per two passes). */
+export const PROJECT_YIELD_RATE = 0.98;
 /**
  * The pass number (`ResponseState.pinned`, a byte) of the yield's first pass: after the passes
  * (1 to `PROJECT_MAX_PASSES`) and their last kinematic phase (at most `PROJECT_MAX_PASSES` + 1);
- * the yield's last is `PROJECT_MAX_PASSES` + 1 + `PROJECT_YIELD_PASSES` (161 < 256).
+ * the yield's last is `PROJECT_MAX_PASSES` + 1 + `PROJECT_YIELD_MAX` (225 < 256).
  */
 const YIELD_FIRST = PROJECT_MAX_PASSES + 2;
 
@@ -605,7 +615,9 @@ function deepPair(physics: Physics, s: ResponseState): boolean {
 /**
  * The yield (see the module notes): marks the hard sides (`spreadSqueeze`, in sweeps until one marks
  * nothing), then passes over the dynamic spheres alone, nothing pinned by a kinematic body; the first
- * moves only pairs overlapping by more than `PROJECT_YIELD` of their radii sum.
+ * moves only pairs overlapping by more than `PROJECT_YIELD` of their radii sum. `PROJECT_YIELD_PASSES`
+ * passes, then more (to `PROJECT_YIELD_MAX`) while the deepest correction of the last two (a fraction
+ * of a radii sum) is beyond `PROJECT_YIELD` and below `PROJECT_YIELD_RATE` of the two before.
  */
 function yieldPhase(physics: Physics, s: ResponseState): void {
   for (let k = 0; k < PROJECT_YIELD_PASSES; k++) {
@@ -616,14 +628,26 @@ function yieldPhase(physics: Physics, s: ResponseState): void {
   }
   const recorded = s.projectRecorded;
   recorded.fill(0);
-  for (let k = 0; k < PROJECT_YIELD_PASSES; k++) {
+  // The deepest correction of each of the last four passes (fractions of a radii sum): the yield's
+  // moves can alternate between two states, so two passes are compared with the two before them.
+  let d4 = Infinity, d3 = Infinity, d2 = Infinity, d1 = Infinity;
+  for (let k = 0; k < PROJECT_YIELD_MAX; k++) {
+    if (k >= PROJECT_YIELD_PASSES) {
+      const recent = d1 > d2 ? d1 : d2, earlier = d3 > d4 ? d3 : d4;
+      if (!(recent > PROJECT_YIELD && recent < PROJECT_YIELD_RATE * earlier)) break;
+    }
     const pass = YIELD_FIRST + k;
     buildSuspectGrid(physics, s);
+    s.projectDepth[0] = 0;
     let moved = 0;
     for (let i = 0; i < s.suspectCount; i++) moved += spherePhase(physics, s, s.suspects[i], pass);
     for (let i = s.suspectCount - 1; i >= 0; i--) moved += spherePhase(physics, s, s.suspects[i], pass);
     if (moved === 0) break;
     if (passStill(physics, s, recorded)) break;
+    d4 = d3;
+    d3 = d2;
+    d2 = d1;
+    d1 = s.projectDepth[0];
   }
 }
 
