@@ -316,9 +316,9 @@ function leastSquares(s: ResponseState, b: number, size: number): boolean {
  * wedge's exact impulses (L / (2 sin a)) would launch it (measured: balls at 97 u/s, then 5.7e5 u/s
  * in a pit of 1,000; 5.5 u/s at most before). A wedge against static or kinematic faces keeps them.
  * A partner x lighter than b is then given at most `LAUNCH_LIMIT` × (|Δv| + rest speed) by the part
- * of its contact's impulse that x's own contacts (those x owns in the guess, their partners held;
- * their friction, Σ μ λ, taken off) do not oppose (`unheld`): that contact's impulse alone is
- * lowered. The sweeps give x the rest of its push. A ball of mass 1e4 resting off-centre on a ball
+ * of its contact's impulse that x's own contacts (those x owns in the guess, their partners held; the
+ * friction of those with obstacles taken off) do not oppose (`unheld`): that contact's impulse alone
+ * is lowered. The sweeps give x the rest of its push. A ball of mass 1e4 resting off-centre on a ball
  * of mass 1 on a frictionless floor launched it at 72 u/s (6.9e57 u/s under a mass of 1e60), while
  * a light ball held by a ramp and a wall still carries the whole weight of a heavier ball leaning on
  * it (test/response/weightGuess.test.ts). Frame: world; velocities in length units per second,
@@ -345,15 +345,17 @@ function capDynamic(physics: Physics, s: ResponseState, b: number, i0: number, i
     const k = cap / most;
     for (let i = i0; i < i1; i++) f[CON_SLOTS * order[i] + CON_ACC] *= k;
   }
+  const launch = LAUNCH_LIMIT * speed;
   for (let i = i0; i < i1; i++) {
     const c = order[i];
     const x = s.conA[c] === b ? s.conB[c] : s.conA[c];
     const o = CON_SLOTS * c + CON_ACC;
     if (s.state[x] !== DYNAMIC || !(f[o] > 0)) continue;
     inverseMass(physics, x, pair, 5);
-    if (!(pair[5] > pair[4])) continue;
+    // Lighter partners only; the whole push first (the part not held is at most that).
+    if (!(pair[5] > pair[4]) || !(f[o] * pair[5] > launch)) continue;
     const side = pair[5] * unheld(s, x, -ownNormal(s, c, b, 0), -ownNormal(s, c, b, 1), -ownNormal(s, c, b, 2));
-    if (f[o] * side > LAUNCH_LIMIT * speed) f[o] = (LAUNCH_LIMIT * speed) / side;
+    if (f[o] * side > launch) f[o] = launch / side;
   }
 }
 
@@ -361,7 +363,9 @@ function capDynamic(physics: Physics, s: ResponseState, b: number, i0: number, i
  * The length of the part of velocity change (px, py, pz) that dynamic body `x`'s own contacts in
  * the guess (those it owns, below it: `s.guessFirst`) do not oppose, their partners held: |p + Σ λᵢ nᵢ|
  * with λ ≥ 0 the least squares of `ownerImpulses` for demands −p · nᵢ (nᵢ toward x), less what
- * their friction can hold, Σ μᵢ λᵢ (μᵢ the contact's coefficient, `CON_MU`), at least 0. Uses the
+ * the friction of its contacts with obstacles (static, kinematic, frozen) can hold, Σ μᵢ λᵢ (μᵢ the
+ * contact's coefficient, `CON_MU`), at least 0 (a dynamic partner below is not held: counting its
+ * friction let a ball of mass 1e60 launch a light ball on a light ball at 3.8e41 u/s, μ = 0.77). Uses the
  * impulses and demands of x's contacts as scratch: x's own turn comes later and sets them anew.
  */
 function unheld(s: ResponseState, x: number, px: number, py: number, pz: number): number {
@@ -391,7 +395,8 @@ function unheld(s: ResponseState, x: number, px: number, py: number, pz: number)
       px += l * ownNormal(s, c, x, 0);
       py += l * ownNormal(s, c, x, 1);
       pz += l * ownNormal(s, c, x, 2);
-      grip += f[o + CON_MU] * l;
+      // Friction holds only against a partner that is held (an obstacle), not a dynamic one.
+      if (s.state[s.conA[c] === x ? s.conB[c] : s.conA[c]] !== DYNAMIC) grip += f[o + CON_MU] * l;
     }
   }
   const free = Math.sqrt(px * px + py * py + pz * pz) - grip;
