@@ -54,7 +54,7 @@ export const GUESS_EPS = 1e-9;
  * A lighter dynamic partner is launched by the unheld part of a push at most this many times the
  * owner's |Δv| + rest speed (`capDynamic`). At 1, ordinary mixed piles changed: 40 random piles of
  * 40 balls of radii 0.25 to 1 (masses r³, up to 64 apart) with friction 0.4 had 12 % more impacts
- * once settled, and the pinned friction arena 12 % more over its run; at 16, 0.5 % and none.
+ * once settled, and the pinned friction arena 12 % more over its run; at 16, 0.6 % and none.
  */
 export const LAUNCH_LIMIT = 16;
 /**
