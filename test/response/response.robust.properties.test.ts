@@ -34,6 +34,41 @@ function check(s: Scene, ticks: number, squeezeAllowed: boolean): void {
   }
 }
 
+interface Heap {
+  seed: number;
+  n: number;
+  iters: number;
+  lift: boolean;
+  v: number;
+  spread: number;
+  mixed: boolean;
+  e: number;
+  mu: number;
+  flat: boolean;
+  sleep: boolean;
+}
+
+/**
+ * The heaps property's scene: a box at `v` pushing `n` balls (radius 0.2–0.5, masses r³ × 2^±spread)
+ * along a floor, or lifting them (`lift`), stacked 4 a row (one plane when `flat`). Seeded linear
+ * congruential draws.
+ */
+function heap(o: Heap): Scene {
+  const modes = ['bounce', 'slide', 'stop'] as const;
+  let seed = o.seed >>> 0;
+  const rnd = (): number => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 4294967296;
+  const s = emptyScene({ gravity: [0, -9.81, 0], maxIterations: o.iters, capacity: 256, ...(o.sleep ? { sleep: {} } : {}) });
+  if (!o.lift) staticBox(s, [0, -1, 0], [1000, 1, 1000]);
+  kinematicBox(s, o.lift ? [0, -0.5, 0] : [-3, 2, 0], o.lift ? [4, 0.5, 4] : [0.5, 2, 4], o.lift ? [0, o.v, 0] : [o.v, 0, 0]);
+  for (let i = 0; i < o.n; i++) {
+    const r = 0.2 + 0.3 * rnd(), mass = r ** 3 * 2 ** (o.spread * (2 * rnd() - 1));
+    const x = -2 + (i % 4) * 1.02 + 0.01 * rnd(), y = 0.52 + Math.floor(i / (o.flat ? 4 : 16)) * 1.02;
+    const z = o.flat ? 0 : -1.5 + (Math.floor(i / 4) % 4) * 1.02 + 0.01 * rnd();
+    s.spheres.push(addSphere(s.physics, { position: [x, y, z], velocity: [0, 0, 0], radius: r, mass, response: modes[o.mixed ? Math.floor(rnd() * 3) : 0], restitution: o.e, friction: o.mu }));
+  }
+  return s;
+}
+
 /**
  * Adds `n` balls (radius 0.2–0.4, mass r³, BOUNCE e = 0) at random places in x ∈ [−2, 2.5], y ∈
  * [0.45, 2.95], z ∈ [−1.5, 1.5], left of a wall at x = 3, not overlapping each other (each place drawn
@@ -186,21 +221,23 @@ describe('random kinematic carriers, pushers, corridors and crowds', () => {
       seed: fc.integer({ min: 0, max: 2 ** 30 }), n: fc.integer({ min: 2, max: 30 }), iters: fc.constantFrom(1, 2, 4), lift: fc.boolean(), v: num(0.5, 60),
       spread: fc.constantFrom(0, 3, 6.6), mixed: fc.boolean(), e: fc.constantFrom(0, 0.5, 1), mu: fc.constantFrom(0, 0.5), flat: fc.boolean(), sleep: fc.boolean(),
     });
-    const modes = ['bounce', 'slide', 'stop'] as const;
-    fc.assert(fc.property(arb, (o) => {
-      let seed = o.seed >>> 0;
-      const rnd = (): number => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 4294967296;
-      const s = emptyScene({ gravity: [0, -9.81, 0], maxIterations: o.iters, capacity: 256, ...(o.sleep ? { sleep: {} } : {}) });
-      if (!o.lift) staticBox(s, [0, -1, 0], [1000, 1, 1000]);
-      kinematicBox(s, o.lift ? [0, -0.5, 0] : [-3, 2, 0], o.lift ? [4, 0.5, 4] : [0.5, 2, 4], o.lift ? [0, o.v, 0] : [o.v, 0, 0]);
-      for (let i = 0; i < o.n; i++) {
-        const r = 0.2 + 0.3 * rnd(), mass = r ** 3 * 2 ** (o.spread * (2 * rnd() - 1));
-        const x = -2 + (i % 4) * 1.02 + 0.01 * rnd(), y = 0.52 + Math.floor(i / (o.flat ? 4 : 16)) * 1.02;
-        const z = o.flat ? 0 : -1.5 + (Math.floor(i / 4) % 4) * 1.02 + 0.01 * rnd();
-        s.spheres.push(addSphere(s.physics, { position: [x, y, z], velocity: [0, 0, 0], radius: r, mass, response: modes[o.mixed ? Math.floor(rnd() * 3) : 0], restitution: o.e, friction: o.mu }));
-      }
-      check(s, 150, false);
-    }), { seed: 28, numRuns: 60 });
+    fc.assert(fc.property(arb, (o) => check(heap(o), 150, false)), { seed: 28, numRuns: 60 });
+  });
+
+  // Found by running the heaps property with other seeds at five times its runs (six seeds of 300
+  // heaps: three stopped at one of these; they fail on the trees before the yield ran on and before
+  // the guess's launch bound too). Masses 2^±6.6 with maxIterations 1 or 2: the passes do not
+  // converge in that tick (2,362 to 2,996 projection moves), and balls end 6.7e-4 and 9.9e-4 of their
+  // radius inside the pushing box (marked squeezed, though no static body is behind them), or an
+  // elevator's heap 1.03 % of a radii sum apart. Open (docs/response.md, Limits).
+  it.fails('open: heaps of masses 2^±6.6 whose passes do not converge leave a ball inside the pushing box, or two balls 1.03 % apart (expected failure)', () => {
+    check(heap({ seed: 0, n: 15, iters: 1, lift: false, v: 1.5007282580053463, spread: 6.6, mixed: false, e: 0, mu: 0.5, flat: true, sleep: false }), 150, false);
+  });
+  it.fails('open: the same with friction 0 at 0.5 u/s (expected failure)', () => {
+    check(heap({ seed: 502412616, n: 14, iters: 1, lift: false, v: 0.5000000000000007, spread: 6.6, mixed: false, e: 0, mu: 0, flat: true, sleep: false }), 150, false);
+  });
+  it.fails('open: an elevator at 24 u/s lifting 24 balls of masses 2^±6.6 (maxIterations 2) leaves two 1.03 % apart (expected failure)', () => {
+    check(heap({ seed: 97644597, n: 24, iters: 2, lift: true, v: 24.44346172483338, spread: 6.6, mixed: false, e: 0.5, mu: 0, flat: true, sleep: false }), 150, false);
   });
 
   it('regression: a box at 3 u/s driving 30 balls against a wall and stopping 1 from it leaves no two of them overlapping beyond 1 % (was 0.32 with the pinning levels alone, 0.031 before them)', () => {
