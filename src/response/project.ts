@@ -516,6 +516,11 @@ function spherePhase(physics: Physics, s: ResponseState, a: number, pass: number
   return moved;
 }
 
+/** Whether (x, y, z) is within `lim` (in x, y and z) of the place at `end[o .. o + 3)`. */
+function leftAt(end: Float64Array, o: number, x: number, y: number, z: number, lim: number): boolean {
+  return Math.abs(x - end[o]) <= lim && Math.abs(y - end[o + 1]) <= lim && Math.abs(z - end[o + 2]) <= lim;
+}
+
 /**
  * Whether no suspect moved by more than `PROJECT_STILL` of its radius (in x, y or z) since the last
  * pass, or since the pass before it, or the one before that (the moves of a squeeze can undo one
@@ -531,9 +536,9 @@ function passStill(physics: Physics, s: ResponseState, recorded: Int32Array): bo
     const a = s.suspects[i], o = PROJECT_END_SLOTS * a;
     const lim = PROJECT_STILL * r[a];
     const x = p.x[a], y = p.y[a], z = p.z[a];
-    if (still && !(Math.abs(x - end[o]) <= lim && Math.abs(y - end[o + 1]) <= lim && Math.abs(z - end[o + 2]) <= lim)) still = false;
-    if (still2 && !(Math.abs(x - end[o + 3]) <= lim && Math.abs(y - end[o + 4]) <= lim && Math.abs(z - end[o + 5]) <= lim)) still2 = false;
-    if (still3 && !(Math.abs(x - end[o + 6]) <= lim && Math.abs(y - end[o + 7]) <= lim && Math.abs(z - end[o + 8]) <= lim)) still3 = false;
+    if (still && !leftAt(end, o, x, y, z, lim)) still = false;
+    if (still2 && !leftAt(end, o + 3, x, y, z, lim)) still2 = false;
+    if (still3 && !leftAt(end, o + 6, x, y, z, lim)) still3 = false;
     end[o + 6] = end[o + 3];
     end[o + 7] = end[o + 4];
     end[o + 8] = end[o + 5];
