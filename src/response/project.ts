@@ -23,12 +23,17 @@
  *   frame) by the depth; the relative normal velocity is made ≥ 0 (v −= min(0, (v − w)·n) n, w the
  *   body's velocity). The sphere is "pinned" for the rest of the pass, at level 0.
  * - Two dynamic spheres overlapping by more than `PROJECT_EPS` of their radii sum: moved apart along
- *   the line of centres, shares by inverse mass, but all of it to the other one when one is pinned
+ *   the line of centres, shares by inverse mass (past `PROJECT_PASSES` within 1 :
+ *   `PROJECT_SHARE_RATIO`), but all of it to the other one when one is pinned
  *   and the other is not or is pinned at a higher level; the one moved all the way is pinned in
  *   turn, one level higher (so that a chain or a heap on a pusher moves as one, away from it: a
  *   shock propagation, as Guendelman et al. 2003 order a stack from the ground up; two pinned at the
- *   same level share). An approach along n is removed by the inelastic impulse (momentum
- *   conserved). The other one is listed.
+ *   same level share). Past `PROJECT_PASSES` a pin holds a sphere only against a move back into
+ *   what pinned it (within 45° of the way it was pushed, `s.pinNormal`): a ball touching a pusher's
+ *   face can still move along it (a column of balls along the face, its top one pinned, was pressed
+ *   into the floor pass after pass, the balls between leaving only by the slant of their contacts).
+ *   An approach along n is removed by the inelastic impulse (momentum conserved). The other one is
+ *   listed.
  * - Every move is swept against the static bodies (sweepStatic.ts) and stops at the first one: a
  *   dynamic sphere never ends inside, nor crosses, a static box. When the static body leaves no room
  *   (a squeeze), the sphere keeps overlapping the kinematic body, and that contact is reported with
@@ -76,6 +81,16 @@ const { SPHERE, BOX, MOVING, SENSOR } = BodyFlags;
 
 /** Passes of the projection per tick while anything moves. */
 export const PROJECT_PASSES = 8;
+/**
+ * Past `PROJECT_PASSES`, two spheres share a separation by inverse mass only up to this ratio (the
+ * lighter one makes at most this many times the heavier one's part): a light ball between two heavy
+ * ones, each correction made almost all by the light one, undid one overlap into the other, pass after
+ * pass, and a heap of masses 2^±6.6 ended its 128 passes with overlaps of 1.4e-2 of a radii sum
+ * shrinking by about 1e-3 a pass (then the yield moved balls into the pusher, or left two 1.03 %
+ * apart). The shares of the first passes are the masses'; positions carry no momentum, and the
+ * impulse that removes an approach stays by mass.
+ */
+export const PROJECT_SHARE_RATIO = 4;
 /** Most passes per tick: past `PROJECT_PASSES`, only while a pass corrects more than `PROJECT_TOL`. */
 export const PROJECT_MAX_PASSES = 128;
 /** A pass past `PROJECT_PASSES` whose deepest correction is at most this fraction of a radius (radii sum) is the last. */
@@ -265,6 +280,7 @@ function outOfKinematic(physics: Physics, s: ResponseState, a: number, x: number
   else if (s.squeezeSide[a] !== x) s.suspect[a] |= SUSPECT_SQUEEZED;
   s.pinned[a] = pass;
   s.pinLevel[a] = 0;
+  setPinNormal(s, a, contact.normal.x, contact.normal.y, contact.normal.z);
   let d = contact.depth - slack;
   if (!(d > 0)) return 0;
   if (d > s.projectDepth[0] * sp.radius[a]) s.projectDepth[0] = d / sp.radius[a];
@@ -280,6 +296,7 @@ function outOfKinematic(physics: Physics, s: ResponseState, a: number, x: number
       const f = moveSwept(physics, s, a, ux, uy, uz, e, false);
       if (f === 1) {
         const n = s.shapes.cast.normal;
+        setPinNormal(s, a, n.x, n.y, n.z);
         stopApproach(physics, a, x, n.x, n.y, n.z);
         s.work[R_PROJECTED]++;
         return 1;
@@ -340,6 +357,38 @@ function blockedAlong(s: ResponseState, a: number, ux: number, uy: number, uz: n
   return ux * s.stopNormal[o] + uy * s.stopNormal[o + 1] + uz * s.stopNormal[o + 2] < -Math.SQRT1_2;
 }
 
+/**
+ * The share of a separation that the sphere of inverse mass `ia` makes when it shares it with one of
+ * inverse mass `ix`: by inverse mass, ia / (ia + ix), in the first `PROJECT_PASSES` passes; past
+ * those (the yield's passes included) kept within 1 : `PROJECT_SHARE_RATIO` either way.
+ */
+function massShare(ia: number, ix: number, pass: number): number {
+  const share = ia / (ia + ix);
+  if (pass <= PROJECT_PASSES) return share;
+  const least = 1 / (PROJECT_SHARE_RATIO + 1);
+  return share < least ? least : share > 1 - least ? 1 - least : share;
+}
+
+/** Records unit (nx, ny, nz) as the way pinned sphere `a` was pushed (`s.pinNormal`). */
+function setPinNormal(s: ResponseState, a: number, nx: number, ny: number, nz: number): void {
+  const o = 3 * a;
+  s.pinNormal[o] = nx;
+  s.pinNormal[o + 1] = ny;
+  s.pinNormal[o + 2] = nz;
+}
+
+/**
+ * Whether sphere `a` is held by its pin in a separation that moves it along unit (ux, uy, uz):
+ * pinned in this pass and, past `PROJECT_PASSES`, only when that move goes back into what pins it
+ * (against the way it was pushed, within 45°).
+ */
+function heldAlong(s: ResponseState, a: number, pass: number, ux: number, uy: number, uz: number): boolean {
+  if (s.pinned[a] !== pass) return false;
+  if (pass <= PROJECT_PASSES) return true;
+  const o = 3 * a;
+  return ux * s.pinNormal[o] + uy * s.pinNormal[o + 1] + uz * s.pinNormal[o + 2] < -Math.SQRT1_2;
+}
+
 /** Moves dynamic spheres `a` and `x` apart when they overlap; returns 1 when one moved. */
 function apart(physics: Physics, s: ResponseState, a: number, x: number, pass: number): number {
   const { Position: p, Velocity: v, Sphere: sp } = physics.components;
@@ -357,7 +406,7 @@ function apart(physics: Physics, s: ResponseState, a: number, x: number, pass: n
   inverseMass(physics, a, pair, 2);
   inverseMass(physics, x, pair, 3);
   const ia = pair[2], ix = pair[3];
-  let pa = s.pinned[a] === pass, px = s.pinned[x] === pass;
+  let pa = heldAlong(s, a, pass, nx, ny, nz), px = heldAlong(s, x, pass, -nx, -ny, -nz);
   let la = s.pinLevel[a], lx = s.pinLevel[x];
   if (pass >= YIELD_FIRST) {
     // Yielding, a sphere is blocked (pinned at level 0) along a way into the static body that last
@@ -372,7 +421,8 @@ function apart(physics: Physics, s: ResponseState, a: number, x: number, pass: n
     }
   }
   // All of it to the one not pinned, or pinned farther (more levels) from the kinematic body.
-  const sa = pa && px ? (la === lx ? ia / (ia + ix) : la < lx ? 0 : 1) : pa === px ? ia / (ia + ix) : pa ? 0 : 1;
+  const sh = massShare(ia, ix, pass);
+  const sa = pa && px ? (la === lx ? sh : la < lx ? 0 : 1) : pa === px ? sh : pa ? 0 : 1;
   // What a static body stops of one sphere's move the other one makes (a blocked sphere is
   // immovable that way): x takes its share and what a could not do; a, unless it was the only one to
   // move, takes back what x could not. Sharing, left to the next pass, a heavy sphere took only its
@@ -392,9 +442,11 @@ function apart(physics: Physics, s: ResponseState, a: number, x: number, pass: n
   if (sa === 0 && pa) {
     s.pinned[x] = pass;
     s.pinLevel[x] = la + 1;
+    setPinNormal(s, x, -nx, -ny, -nz);
   } else if (sa === 1 && px) {
     s.pinned[a] = pass;
     s.pinLevel[a] = lx + 1;
+    setPinNormal(s, a, nx, ny, nz);
   }
   const un = (v.x[a] - v.x[x]) * nx + (v.y[a] - v.y[x]) * ny + (v.z[a] - v.z[x]) * nz;
   if (un < 0) {

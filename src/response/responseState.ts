@@ -83,6 +83,11 @@ export interface ResponseState {
   /** Per body (3 each), this tick: the normal of the static body that last stopped a separation of it (with SUSPECT_STOPPED, project.ts). */
   stopNormal: Float64Array;
   /**
+   * Per body (3 each), with `pinned`: the way it was pushed when it was pinned, a unit vector from
+   * what pins it (the kinematic body, or the pinned sphere that moved it) toward it (project.ts).
+   */
+  pinNormal: Float64Array;
+  /**
    * Per body (`PROJECT_END_SLOTS` each): where the projection's last pass left it, then the two
    * passes before (project.ts `passStill`); and how many suspects those three passes had.
    */
@@ -286,6 +291,7 @@ export function createResponseState(capacity: number): ResponseState {
     pinLevel: new Int32Array(capacity),
     squeezeSide: new Int32Array(capacity),
     stopNormal: new Float64Array(3 * capacity),
+    pinNormal: new Float64Array(3 * capacity),
     projectEnd: new Float64Array(PROJECT_END_SLOTS * capacity),
     projectRecorded: new Int32Array(3),
     suspects: new Int32Array(n),
@@ -390,6 +396,7 @@ export function responseReserveBodies(s: ResponseState, maxEid: number): void {
     s.pinLevel = grow(s.pinLevel, cap);
     s.squeezeSide = grow(s.squeezeSide, cap);
     s.stopNormal = grow(s.stopNormal, 3 * cap);
+    s.pinNormal = grow(s.pinNormal, 3 * cap);
     s.projectEnd = grow(s.projectEnd, PROJECT_END_SLOTS * cap);
     s.planeCount = grow(s.planeCount, cap);
     s.planes = grow(s.planes, cap * PLANE_SLOTS);
