@@ -37,7 +37,7 @@ import { addConstraint } from './solver.js';
 import { CAPPED, CON_ACC, CON_SLOTS, DYNAMIC, R_CASTS, R_REJECTS, reserveEvents, type ResponseState } from './responseState.js';
 import { capBody, listSuspect } from './suspects.js';
 import { sweepStatic } from './sweepStatic.js';
-import { firstSlice, PATH_SLACK, PATH_SLICES, pathPiece, pathQueryBegin, pathQuerySlice, pathSegment, SEG_DT, SEG_P, SEG_R, SEG_T0, SEG_V } from './pathGrid.js';
+import { firstSlice, PATH_SLACK, PATH_SLICES, pathPiece, pathQueryBegin, pathQuerySlice, pathSegment, SEG_DT, SEG_H, SEG_P, SEG_R, SEG_T0, SEG_V } from './pathGrid.js';
 import { trackPath } from './paths.js';
 import { sweptSpheresApart } from './sweptApart.js';
 
@@ -160,7 +160,8 @@ const piece = new Float64Array(6);
 /**
  * Appends `a`'s candidates from the path grid: its remaining path (from its pose at the current
  * time) looked up piece by piece in the time slices it spans, each piece grown by its radius and
- * PATH_SLACK of the magnitudes; the dynamic grid's items are matched against the whole path's bounds `q`.
+ * PATH_SLACK of the magnitudes, and at time 0 by the rest skin (`withinSkin`); the dynamic grid's
+ * items are matched against the whole path's bounds `q`.
  */
 function queryPathPieces(physics: Physics, s: ResponseState, a: number, out: QueryOut): void {
   const g = s.paths;
@@ -174,10 +175,15 @@ function queryPathPieces(physics: Physics, s: ResponseState, a: number, out: Que
   seg[SEG_V] = v.x[a];
   seg[SEG_V + 1] = v.y[a];
   seg[SEG_V + 2] = v.z[a];
-  seg[SEG_R] = physics.components.Sphere.radius[a];
+  const r = physics.components.Sphere.radius[a];
+  seg[SEG_R] = r;
   seg[SEG_T0] = now;
   seg[SEG_DT] = physics.dt;
   pathSegment(seg);
+  // At the start of the tick a pair within the rest skin touches (withinSkin) though their paths
+  // need not meet: the pieces are grown by the skin too (two balls 8.3e-7 apart, resting side by
+  // side, missed each other in the path grid and the solve summed its impulses otherwise).
+  if (now === 0) seg[SEG_H] += REST_SKIN * r + PUSH_EPS * (1 + Math.abs(p.x[a]) + Math.abs(p.y[a]) + Math.abs(p.z[a]) + r);
   for (let w = firstSlice(now); w < PATH_SLICES; w++) {
     pathPiece(seg, w, piece);
     pathQuerySlice(g, piece, q, w, st, out);

@@ -132,6 +132,8 @@ const PIN_SLACK = 1e-9;
 
 /** Bounds of a projection query or grid item (per-call scratch). */
 const b = new Float64Array(6);
+/** A projection query's bounds grown by twice an overlap (`nearByPaths`; per-call scratch). */
+const grown = new Float64Array(6);
 
 /** Writes the bounds of sphere `a` where it is to `b`. */
 function sphereBounds(physics: Physics, a: number): void {
@@ -487,7 +489,11 @@ function queryNear(physics: Physics, s: ResponseState, a: number): void {
  * when `a` overlaps two of them, or when it overlaps one, x1 by depth d, and another one is within
  * the radii sum plus 2d: `a` meets x1 at most twice in a sweep (its dynamic-grid and suspect-grid
  * entries), each time moved by at most what is left of the overlap, so by 2d at most, and no other
- * candidate farther than that can come to overlap it. (Distances with PATH_SLACK of the magnitudes.)
+ * candidate farther than that can come to overlap it. Those within 2d are looked for in the path
+ * grid again, over `a`'s bounds grown by 2d: they need not meet its bounds (before, a ball
+ * overlapping one by d kept its path-grid list while five others the dynamic grid reported were
+ * within 2d, and a fast crowd ended tick 0 otherwise with the path grid than without it).
+ * (Distances with PATH_SLACK of the magnitudes.)
  */
 function nearByPaths(physics: Physics, s: ResponseState, a: number): boolean {
   const near = s.near;
@@ -510,6 +516,13 @@ function nearByPaths(physics: Physics, s: ResponseState, a: number): boolean {
     if (!(d2 > reach * reach)) depth = reach - Math.sqrt(d2);
   }
   if (over === 0) return true;
+  const grow = 2 * depth + PATH_SLACK * (scaleA + ra);
+  for (let k = 0; k < 3; k++) {
+    grown[k] = b[k] - grow;
+    grown[k + 3] = b[k + 3] + grow;
+  }
+  near.count = 0;
+  queryPathsAtEnd(s.paths, grown, near);
   let close = 0;
   for (let k = 0; k < near.count; k++) {
     const x = near.ids[k];
@@ -517,7 +530,7 @@ function nearByPaths(physics: Physics, s: ResponseState, a: number): boolean {
     const dx = ax - p.x[x], dy = ay - p.y[x], dz = az - p.z[x];
     const rs = ra + r[x] + 2 * depth;
     const reach = rs + PATH_SLACK * (scaleA + Math.abs(p.x[x]) + Math.abs(p.y[x]) + Math.abs(p.z[x]) + rs);
-    if (!(dx * dx + dy * dy + dz * dz > reach * reach) && ++close >= 2) {
+    if (s.state[x] === 0 || (!(dx * dx + dy * dy + dz * dz > reach * reach) && ++close >= 2)) {
       near.count = 0;
       return false;
     }
