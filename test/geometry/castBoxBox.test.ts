@@ -134,6 +134,17 @@ describe('castBoxBox', () => {
     expectVec(d.point, v(-9, 0.25, 0.125), 0);
   });
 
+  it('regression: a box turned half a turn by a quaternion with a denormal component gives a finite normal (an edge pair whose |L|² underflowed to 0 gave (NaN, −∞, NaN))', () => {
+    // Found by test/fuzz/model.test.ts's random seeds: a static box turned by (5e-324, 0, 0.0063, 0),
+    // which the world normalises to (7.8e-322, 0, 1, 0), and a flat box falling onto it; the step
+    // wrote the NaN normal to physics.contacts and a snapshot refused it.
+    const a = { center: v(0, -1.531751054852321, 0), halfExtents: v(0.25, 0.05, 0.25), rotation: { x: 7.8e-322, y: 0, z: 1, w: 0 } };
+    const b = { center: v(0, -2 / 60, 0), halfExtents: v(0, 1.430235903339895, 0.25), rotation: { x: 0, y: 0, z: 0, w: 1 } };
+    const c = cast(a, v(0, 2 / 60, 0), b);
+    expect(c.hit).toBe(true);
+    expectVec(c.normal, v(0, -1, 0), 1e-15);
+  });
+
   it('regression: two flat rectangles meeting in one plane get the normal of the side a came from', () => {
     // The side was taken at impact, where the projection is 0 up to rounding: it came out −z.
     const b = { center: v(129.91358947753906, 12.095841407775879, -25.288501739501953), halfExtents: v(33.517372131347656, 10.697593688964844, 0) };

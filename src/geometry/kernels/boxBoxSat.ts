@@ -15,8 +15,8 @@
  * the direction L/|L|, with rounding errors of a few ulps of |L|·(|t| + Σh) — relative to |L|, however
  * small L is. A near-zero cross product (edges parallel up to rounding) is then a valid, if arbitrary,
  * direction and cannot report a separation of overlapping boxes beyond rounding; an exactly zero one
- * (exactly parallel edges, e.g. two boxes with the same rotation) gives 0 > 0, never a separation, and
- * is not needed: the faces of the Minkowski difference a − b have the normals e_j, A_k and e_j × A_k
+ * (exactly parallel edges, e.g. two boxes with the same rotation; or |L|² underflowing to 0, taken as
+ * L = 0) gives 0 > 0, never a separation, and is not needed: the faces of the Minkowski difference a − b have the normals e_j, A_k and e_j × A_k
  * for non-parallel e_j, A_k only. Flat boxes (zero half extents: rectangles, segments, points) are
  * limits of boxes whose Minkowski difference has a subset of those face normals, so the same 15
  * axes decide them exactly; the per-axis formulas have no division and hold for zero extents.
@@ -88,9 +88,17 @@ function faceA(k: number, swept: boolean): void {
 function edge(j: number, k: number, swept: boolean): void {
   const o = X_AXES + 3 * k;
   const ax = X[o], ay = X[o + 1], az = X[o + 2];
-  const lx = j === 0 ? 0 : j === 1 ? az : -ay;
-  const ly = j === 0 ? -az : j === 1 ? 0 : ax;
-  const lz = j === 0 ? ay : j === 1 ? -ax : 0;
+  let lx = j === 0 ? 0 : j === 1 ? az : -ay;
+  let ly = j === 0 ? -az : j === 1 ? 0 : ax;
+  let lz = j === 0 ? ay : j === 1 ? -ax : 0;
+  if (lx * lx + ly * ly + lz * lz === 0) {
+    // |L|² underflows to 0 though L need not be 0 (components below 1e-162: edges parallel within
+    // rounding): the axis as an exactly parallel pair, never separating, never chosen (its normal,
+    // L / |L|, was NaN: a swept contact with a box rotated by a quaternion with a 5e-324 component).
+    lx = 0;
+    ly = 0;
+    lz = 0;
+  }
   let r = X[X_HALF_B] * Math.abs(lx) + X[X_HALF_B + 1] * Math.abs(ly) + X[X_HALF_B + 2] * Math.abs(lz);
   for (let m = 0; m < 3; m++) {
     if (m === k) continue; // A_k·L is exactly 0 as computed
