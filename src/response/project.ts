@@ -91,6 +91,8 @@ export const PROJECT_PASSES = 8;
  * impulse that removes an approach stays by mass.
  */
 export const PROJECT_SHARE_RATIO = 4;
+/** The least share of a separation past `PROJECT_PASSES` (`massShare`). */
+const LEAST_SHARE = 1 / (PROJECT_SHARE_RATIO + 1);
 /** Most passes per tick: past `PROJECT_PASSES`, only while a pass corrects more than `PROJECT_TOL`. */
 export const PROJECT_MAX_PASSES = 128;
 /** A pass past `PROJECT_PASSES` whose deepest correction is at most this fraction of a radius (radii sum) is the last. */
@@ -191,10 +193,8 @@ function moveSwept(physics: Physics, s: ResponseState, a: number, nx: number, ny
   if (apart && m[3] < 1) {
     listSuspect(s, a);
     s.suspect[a] |= SUSPECT_STOPPED;
-    const n = s.sweepShapes.contact.normal, o = 3 * a;
-    s.stopNormal[o] = n.x;
-    s.stopNormal[o + 1] = n.y;
-    s.stopNormal[o + 2] = n.z;
+    const n = s.sweepShapes.contact.normal;
+    writeNormal(s.stopNormal, a, n.x, n.y, n.z);
   }
   return m[3];
 }
@@ -282,7 +282,7 @@ function outOfKinematic(physics: Physics, s: ResponseState, a: number, x: number
   else if (s.squeezeSide[a] !== x) s.suspect[a] |= SUSPECT_SQUEEZED;
   s.pinned[a] = pass;
   s.pinLevel[a] = 0;
-  setPinNormal(s, a, contact.normal.x, contact.normal.y, contact.normal.z);
+  writeNormal(s.pinNormal, a, contact.normal.x, contact.normal.y, contact.normal.z);
   let d = contact.depth - slack;
   if (!(d > 0)) return 0;
   if (d > s.projectDepth[0] * sp.radius[a]) s.projectDepth[0] = d / sp.radius[a];
@@ -298,7 +298,7 @@ function outOfKinematic(physics: Physics, s: ResponseState, a: number, x: number
       const f = moveSwept(physics, s, a, ux, uy, uz, e, false);
       if (f === 1) {
         const n = s.shapes.cast.normal;
-        setPinNormal(s, a, n.x, n.y, n.z);
+        writeNormal(s.pinNormal, a, n.x, n.y, n.z);
         stopApproach(physics, a, x, n.x, n.y, n.z);
         s.work[R_PROJECTED]++;
         return 1;
@@ -354,9 +354,21 @@ function recordKinematicOverlaps(physics: Physics, s: ResponseState, a: number):
  * one of its separations this tick (SUSPECT_STOPPED, `s.stopNormal`): within 45° of its normal.
  */
 function blockedAlong(s: ResponseState, a: number, ux: number, uy: number, uz: number): boolean {
-  if ((s.suspect[a] & SUSPECT_STOPPED) === 0) return false;
+  return (s.suspect[a] & SUSPECT_STOPPED) !== 0 && against(s.stopNormal, a, ux, uy, uz);
+}
+
+/** Writes unit (nx, ny, nz) as body `a`'s normal in `normals` (3 a body: `s.stopNormal`, `s.pinNormal`). */
+function writeNormal(normals: Float64Array, a: number, nx: number, ny: number, nz: number): void {
   const o = 3 * a;
-  return ux * s.stopNormal[o] + uy * s.stopNormal[o + 1] + uz * s.stopNormal[o + 2] < -Math.SQRT1_2;
+  normals[o] = nx;
+  normals[o + 1] = ny;
+  normals[o + 2] = nz;
+}
+
+/** Whether unit (ux, uy, uz) goes against body `a`'s normal in `normals`, within 45°. */
+function against(normals: Float64Array, a: number, ux: number, uy: number, uz: number): boolean {
+  const o = 3 * a;
+  return ux * normals[o] + uy * normals[o + 1] + uz * normals[o + 2] < -Math.SQRT1_2;
 }
 
 /**
@@ -367,16 +379,7 @@ function blockedAlong(s: ResponseState, a: number, ux: number, uy: number, uz: n
 function massShare(ia: number, ix: number, pass: number): number {
   const share = ia / (ia + ix);
   if (pass <= PROJECT_PASSES) return share;
-  const least = 1 / (PROJECT_SHARE_RATIO + 1);
-  return share < least ? least : share > 1 - least ? 1 - least : share;
-}
-
-/** Records unit (nx, ny, nz) as the way pinned sphere `a` was pushed (`s.pinNormal`). */
-function setPinNormal(s: ResponseState, a: number, nx: number, ny: number, nz: number): void {
-  const o = 3 * a;
-  s.pinNormal[o] = nx;
-  s.pinNormal[o + 1] = ny;
-  s.pinNormal[o + 2] = nz;
+  return share < LEAST_SHARE ? LEAST_SHARE : share > 1 - LEAST_SHARE ? 1 - LEAST_SHARE : share;
 }
 
 /**
@@ -385,10 +388,7 @@ function setPinNormal(s: ResponseState, a: number, nx: number, ny: number, nz: n
  * (against the way it was pushed, within 45°).
  */
 function heldAlong(s: ResponseState, a: number, pass: number, ux: number, uy: number, uz: number): boolean {
-  if (s.pinned[a] !== pass) return false;
-  if (pass <= PROJECT_PASSES) return true;
-  const o = 3 * a;
-  return ux * s.pinNormal[o] + uy * s.pinNormal[o + 1] + uz * s.pinNormal[o + 2] < -Math.SQRT1_2;
+  return s.pinned[a] === pass && (pass <= PROJECT_PASSES || against(s.pinNormal, a, ux, uy, uz));
 }
 
 /** Moves dynamic spheres `a` and `x` apart when they overlap; returns 1 when one moved. */
@@ -444,11 +444,11 @@ function apart(physics: Physics, s: ResponseState, a: number, x: number, pass: n
   if (sa === 0 && pa) {
     s.pinned[x] = pass;
     s.pinLevel[x] = la + 1;
-    setPinNormal(s, x, -nx, -ny, -nz);
+    writeNormal(s.pinNormal, x, -nx, -ny, -nz);
   } else if (sa === 1 && px) {
     s.pinned[a] = pass;
     s.pinLevel[a] = lx + 1;
-    setPinNormal(s, a, nx, ny, nz);
+    writeNormal(s.pinNormal, a, nx, ny, nz);
   }
   const un = (v.x[a] - v.x[x]) * nx + (v.y[a] - v.y[x]) * ny + (v.z[a] - v.z[x]) * nz;
   if (un < 0) {

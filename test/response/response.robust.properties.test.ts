@@ -135,7 +135,9 @@ interface RowOptions { n: number; v: number; squeeze: number; spread: number; eq
  * row's length `row`: radii equal or drawn in 0.2–0.5, on the floor in a line, or dropped from up to
  * 0.3 above it and off the line by up to 0.2; the row from the wall back, 0.01 apart. Seeded draws.
  */
-function rowIntoWall(o: RowOptions): { s: Scene; box: number; row: number; stop: number; ticks: number } {
+interface Row { s: Scene; box: number; row: number; stop: number; ticks: number }
+
+function rowIntoWall(o: RowOptions): Row {
   scenes++;
   let q = o.seed;
   const rand = (): number => ((q = (Math.imul(q, 1103515245) + 12345) | 0) >>> 0) / 2 ** 32;
@@ -156,6 +158,16 @@ function rowIntoWall(o: RowOptions): { s: Scene; box: number; row: number; stop:
   }
   const stop = 6 - row + o.squeeze * least;
   return { s, box, row, stop, ticks: Math.ceil(((stop + 0.5) / o.v) * 60) + 30 };
+}
+
+/** Steps the row `r` (rowIntoWall) `ticks` times, stopping its box once it reaches `r.stop`; calls `after` after each tick. */
+function stepRow(r: Row, ticks: number, after: () => void): void {
+  const P = r.s.physics.components.Position;
+  for (let t = 0; t < ticks; t++) {
+    if (P.x[r.box] + 0.5 >= r.stop) setVelocity(r.s.physics, r.box, [0, 0, 0]);
+    step(r.s.physics);
+    after();
+  }
 }
 
 /**
@@ -317,31 +329,27 @@ describe('random kinematic carriers, pushers, corridors and crowds', () => {
   it('rows squeezed against a wall: a box drives a row of spheres along a floor into a wall and stops when it has squeezed them by up to a radius; no two spheres overlap beyond 1 % (regression: up to 0.5 of a radii sum before the yield)', () => {
     const arb = fc.record({ n: fc.integer({ min: 2, max: 8 }), v: num(0.5, 30), squeeze: num(0, 1), spread: fc.constantFrom(0, 3), equal: fc.boolean(), lifted: fc.boolean(), iters: fc.constantFrom(1, 4), seed: fc.integer() });
     fc.assert(fc.property(arb, (o) => {
-      const { s, box, row, stop, ticks } = rowIntoWall(o);
-      const P = s.physics.components.Position;
-      for (let t = 0; t < ticks; t++) {
-        if (P.x[box] + 0.5 >= stop) setVelocity(s.physics, box, [0, 0, 0]);
-        step(s.physics);
+      const r = rowIntoWall(o);
+      const s = r.s;
+      stepRow(r, r.ticks, () => {
         const d = depths(s);
         expect(d.statics).toBeLessThanOrEqual(BOX_TOL);
         expect(d.spheres).toBeLessThanOrEqual(SPHERE_TOL);
         // Inside the box only when the row no longer fits between it and the wall (squeezed through
         // the spheres between: the one in the box need not touch the wall or the floor).
-        if (6 - (P.x[box] + 0.5) >= row) expect(d.kinematics).toBeLessThanOrEqual(BOX_TOL);
-      }
+        if (6 - (s.physics.components.Position.x[r.box] + 0.5) >= r.row) expect(d.kinematics).toBeLessThanOrEqual(BOX_TOL);
+      });
     }), { seed: 29, numRuns: 40 });
   });
 
   it('regression: a box stopped after squeezing a row of four balls of masses 2^±3 against a wall costs the projection a few passes a tick (its moves undo one another every second pass: 1,598 moves a tick when all 128 passes ran)', () => {
-    const { s, box, stop } = rowIntoWall({ n: 4, v: 2.56828118788497, squeeze: 0, spread: 3, equal: true, lifted: false, iters: 1, seed: 26 });
-    const P = s.physics.components.Position;
+    const r = rowIntoWall({ n: 4, v: 2.56828118788497, squeeze: 0, spread: 3, equal: true, lifted: false, iters: 1, seed: 26 });
+    const s = r.s;
     let most = 0;
-    for (let t = 0; t < 120; t++) {
-      if (P.x[box] + 0.5 >= stop) setVelocity(s.physics, box, [0, 0, 0]);
-      step(s.physics);
+    stepRow(r, 120, () => {
       expect(depths(s).spheres).toBeLessThanOrEqual(SPHERE_TOL);
       most = Math.max(most, internalsOf(s.physics).response!.work[R_PROJECTED]);
-    }
+    });
     expect(most).toBeLessThanOrEqual(4 * 4 * PROJECT_PASSES);
   });
 
@@ -353,14 +361,12 @@ describe('random kinematic carriers, pushers, corridors and crowds', () => {
     // 9 ended 0.12 % overlapped after about 64 yield passes (1,308 moves), and in ticks 11 and 12 the
     // passes cycled with a longer period to the limit (2,541 moves). With the shares bounded past the
     // first passes (PROJECT_SHARE_RATIO): 617 moves at most (tick 7), the row 1e-6 overlapped.
-    const { s, box, stop } = rowIntoWall({ n: 7, v: 21.230478471476136, squeeze: 0, spread: 3, equal: true, lifted: false, iters: 1, seed: -1903393762 });
-    const P = s.physics.components.Position;
+    const r = rowIntoWall({ n: 7, v: 21.230478471476136, squeeze: 0, spread: 3, equal: true, lifted: false, iters: 1, seed: -1903393762 });
+    const s = r.s;
     let most = 0;
-    for (let t = 0; t < 16; t++) {
-      if (P.x[box] + 0.5 >= stop) setVelocity(s.physics, box, [0, 0, 0]);
-      step(s.physics);
+    stepRow(r, 16, () => {
       most = Math.max(most, internalsOf(s.physics).response!.work[R_PROJECTED]);
-    }
+    });
     expect(most).toBeLessThanOrEqual(7 * 7 * PROJECT_PASSES + 7 * 4 * 2 * PROJECT_YIELD_PASSES);
   });
 
@@ -372,36 +378,30 @@ describe('random kinematic carriers, pushers, corridors and crowds', () => {
       { n: 8, v: 3.4381691585922796, squeeze: 0, spread: 3, equal: true, lifted: false, iters: 1, seed: -819503158 },
     ];
     for (const o of cases) {
-      const { s, box, stop, ticks } = rowIntoWall(o);
-      const P = s.physics.components.Position;
-      for (let t = 0; t < ticks; t++) {
-        if (P.x[box] + 0.5 >= stop) setVelocity(s.physics, box, [0, 0, 0]);
-        step(s.physics);
+      const r = rowIntoWall(o);
+      const s = r.s;
+      stepRow(r, r.ticks, () => {
         expect(depths(s).spheres).toBeLessThanOrEqual(SPHERE_TOL);
-      }
+      });
     }
   });
 
   it('regression: a box stopped after squeezing a row of seven equal balls (masses 2^±3, maxIterations 4) by half a radius against a wall leaves no two beyond 1 % (1.86 % before the shares were bounded)', () => {
     // From the rows property run with other seeds: the passes ended tick 10 with the row 1.86 %
     // overlapped (2.04 % before the weight guess's launch bound and the longer yield); now 1.4e-5.
-    const { s, box, stop, ticks } = rowIntoWall({ n: 7, v: 13.936062570777722, squeeze: 0.4975035283714533, spread: 3, equal: true, lifted: false, iters: 4, seed: -270736895 });
-    const P = s.physics.components.Position;
-    for (let t = 0; t < ticks; t++) {
-      if (P.x[box] + 0.5 >= stop) setVelocity(s.physics, box, [0, 0, 0]);
-      step(s.physics);
+    const r = rowIntoWall({ n: 7, v: 13.936062570777722, squeeze: 0.4975035283714533, spread: 3, equal: true, lifted: false, iters: 4, seed: -270736895 });
+    const s = r.s;
+    stepRow(r, r.ticks, () => {
       expect(depths(s).spheres).toBeLessThanOrEqual(SPHERE_TOL);
-    }
+    });
   });
 
   it('regression: a box that stops after squeezing two balls against a wall by 1 % of their radii sum leaves them apart (the start-of-tick push out of the box at rest moved one into the other, and nothing checked it)', () => {
-    const { s, box, stop, ticks } = rowIntoWall({ n: 2, v: 0.5850252883198537, squeeze: 0, spread: 0, equal: true, lifted: false, iters: 4, seed: 0 });
-    const P = s.physics.components.Position;
-    for (let t = 0; t < ticks; t++) {
-      if (P.x[box] + 0.5 >= stop) setVelocity(s.physics, box, [0, 0, 0]);
-      step(s.physics);
+    const r = rowIntoWall({ n: 2, v: 0.5850252883198537, squeeze: 0, spread: 0, equal: true, lifted: false, iters: 4, seed: 0 });
+    const s = r.s;
+    stepRow(r, r.ticks, () => {
       expect(depths(s).spheres).toBeLessThanOrEqual(1e-6);
-    }
+    });
   });
 
   it('regression: a box that turns back after squeezing two balls against a wall leaves them apart (the start-of-tick push out of the box moving away moved the ball left in it into the other one, 0.25 of their radii sum, and nothing checked it), and a ball in the box is reported with its depth at the end of the tick', () => {
@@ -421,16 +421,14 @@ describe('random kinematic carriers, pushers, corridors and crowds', () => {
   });
 
   it('regression: a ball left in a box that stopped squeezing a row against a wall keeps its contact with the box, with its depth, when it falls asleep (a sleeper\'s contact with a kinematic body at rest was dropped)', () => {
-    const { s, box, stop } = rowIntoWall({ n: 4, v: 2.56828118788497, squeeze: 0.5, spread: 3, equal: true, lifted: false, iters: 1, seed: 26, sleep: true });
-    const P = s.physics.components.Position;
+    const r = rowIntoWall({ n: 4, v: 2.56828118788497, squeeze: 0.5, spread: 3, equal: true, lifted: false, iters: 1, seed: 26, sleep: true });
+    const s = r.s;
     const asleep = internalsOf(s.physics).sleep!.asleep;
     let sleepingChecked = 0;
-    for (let t = 0; t < 400; t++) {
-      if (P.x[box] + 0.5 >= stop) setVelocity(s.physics, box, [0, 0, 0]);
-      step(s.physics);
+    stepRow(r, 400, () => {
       expect(depths(s).spheres).toBeLessThanOrEqual(SPHERE_TOL);
       if (expectDepthsReported(s) > 0 && s.spheres.some((a) => asleep[a] === 1)) sleepingChecked++;
-    }
+    });
     expect(sleepingChecked).toBeGreaterThan(0);
   });
 

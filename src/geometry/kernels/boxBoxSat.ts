@@ -16,8 +16,8 @@
  * small L is. A near-zero cross product (edges parallel up to rounding) is then a valid, if arbitrary,
  * direction and cannot report a separation of overlapping boxes beyond rounding; an exactly zero one
  * (exactly parallel edges, e.g. two boxes with the same rotation; or |L|² underflowing to 0, taken as
- * L = 0) gives 0 > 0, never a separation, and is not needed: the faces of the Minkowski difference a − b have the normals e_j, A_k and e_j × A_k
- * for non-parallel e_j, A_k only. Flat boxes (zero half extents: rectangles, segments, points) are
+ * L = 0) gives 0 > 0, never a separation, and is not needed: the faces of the Minkowski difference
+ * a − b have the normals e_j, A_k and e_j × A_k for non-parallel e_j, A_k only. Flat boxes (zero half extents: rectangles, segments, points) are
  * limits of boxes whose Minkowski difference has a subset of those face normals, so the same 15
  * axes decide them exactly; the per-axis formulas have no division and hold for zero extents.
  *
