@@ -254,6 +254,13 @@ function pushOut(physics: Physics, s: ResponseState, a: number, x: number, flags
   // away from it (w·n ≤ 0), it is checked too: the body does not push it in the tick, and it may now
   // overlap the sphere next to it (a row the body squeezed against a wall, then stopped or turned
   // back: the projection's yield left it in the body).
+  if (s.squeeze[a] === 2) {
+    // Squeezed at the last tick (its squeeze mark, jam.ts): that overlap is owed, not pushed out again
+    // (pushed out tick after tick, a ball under a plate pressed into a layer of touching balls
+    // between walls drove the layer apart: project.ts `owedPush`). The projection checks it.
+    listSuspect(s, a);
+    return false;
+  }
   const m = s.move;
   m[0] = n.x * d;
   m[1] = n.y * d;

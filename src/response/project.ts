@@ -21,7 +21,10 @@
  *
  * - Out of a kinematic body: along the contact normal n (from the body toward the sphere, world
  *   frame) by the depth; the relative normal velocity is made ≥ 0 (v −= min(0, (v − w)·n) n, w the
- *   body's velocity). The sphere is "pinned" for the rest of the pass, at level 0.
+ *   body's velocity). The sphere is "pinned" for the rest of the pass, at level 0. A sphere that
+ *   ended the last tick overlapping a kinematic body (its squeeze mark, jam.ts) keeps that overlap:
+ *   it is pushed out only by what this tick adds, along the normal of the overlap at the start of
+ *   the tick (`owedPush`), and each overlap left at the end of the tick marks the sphere for the next.
  * - Two dynamic spheres overlapping by more than `PROJECT_EPS` of their radii sum: moved apart along
  *   the line of centres, shares by inverse mass (past `PROJECT_PASSES` within 1 :
  *   `PROJECT_SHARE_RATIO`), but all of it to the other one when one is pinned
@@ -132,10 +135,20 @@ const YIELD_FIRST = PROJECT_MAX_PASSES + 2;
 /** A sphere within this fraction of its radius of a kinematic body touches it (pinned in the pass). */
 const PIN_SLACK = 1e-9;
 
+/**
+ * A sphere squeezed at the last tick, inside a kinematic body that does not approach it, is pushed
+ * out of it by at most this fraction of its radius a tick (`owedPush`): where there is room it
+ * leaves the body at that rate; where there is none the push is small enough for the yield to take
+ * back.
+ */
+export const PROJECT_RELEASE = 0.05;
+
 /** Bounds of a projection query or grid item (per-call scratch). */
 const b = new Float64Array(6);
 /** A projection query's bounds grown by twice an overlap (`nearByPaths`; per-call scratch). */
 const grown = new Float64Array(6);
+/** The normal of an owed overlap (`owedPush`; per-call scratch). */
+const owedNormal = new Float64Array(3);
 
 /** Writes the bounds of sphere `a` where it is to `b`. */
 function sphereBounds(physics: Physics, a: number): void {
@@ -266,6 +279,58 @@ function kinematicContact(physics: Physics, s: ResponseState, a: number, x: numb
   return contactSphereBox(sphere, partnerBox, contact);
 }
 
+/**
+ * For sphere `a`, squeezed at the last tick (its squeeze mark: jam.ts), and kinematic body `x`
+ * loaded in `s.shapes` at its end-of-tick pose: how far the projection may push `a` out of `x` in
+ * this tick (length units), along the normal of their overlap at the start of the tick (written to
+ * `owedNormal`, from x toward a): the body's motion toward it over the tick, or `PROJECT_RELEASE` of its radius when
+ * the body does not approach it (stopped, receding or passing: the sphere leaves at that rate where
+ * there is room), less what `a` has moved away along that normal since the start of the tick (so the
+ * passes push that far in all, not in each). The rest of the overlap is owed: a squeeze left from the
+ * last tick is not pushed out again (a ball under a plate pressed into a layer of touching balls
+ * between walls was pushed its whole depth into the layer at every tick, and the layer, driven
+ * apart, ended ticks with balls 0.066 to 0.84 of a radii sum into each other). Returns −1 when `a`
+ * did not overlap `x` at the start of the tick (it is pushed out as any sphere). Leaves
+ * `s.shapes.contact` and the loaded poses as they were.
+ */
+function owedPush(physics: Physics, s: ResponseState, a: number, x: number, xSphere: boolean, slack: number): number {
+  const { sphere, partnerSphere, partnerBox, contact } = s.shapes;
+  const v = physics.components.Velocity;
+  const dt = physics.dt;
+  const wx = v.x[x], wy = v.y[x], wz = v.z[x];
+  const nx = contact.normal.x, ny = contact.normal.y, nz = contact.normal.z, depth = contact.depth;
+  const c = sphere.center, q = xSphere ? partnerSphere.center : partnerBox.center;
+  const cx = c.x, cy = c.y, cz = c.z;
+  const o = 3 * a;
+  const ax = s.start[o], ay = s.start[o + 1], az = s.start[o + 2];
+  c.x = ax;
+  c.y = ay;
+  c.z = az;
+  q.x -= wx * dt;
+  q.y -= wy * dt;
+  q.z -= wz * dt;
+  const was = xSphere ? contactSphereSphere(sphere, partnerSphere, contact) : contactSphereBox(sphere, partnerBox, contact);
+  const n0x = contact.normal.x, n0y = contact.normal.y, n0z = contact.normal.z, d0 = contact.depth;
+  c.x = cx;
+  c.y = cy;
+  c.z = cz;
+  q.x += wx * dt;
+  q.y += wy * dt;
+  q.z += wz * dt;
+  contact.normal.x = nx;
+  contact.normal.y = ny;
+  contact.normal.z = nz;
+  contact.depth = depth;
+  if (!was || !(d0 > slack)) return -1;
+  owedNormal[0] = n0x;
+  owedNormal[1] = n0y;
+  owedNormal[2] = n0z;
+  const toward = (wx * n0x + wy * n0y + wz * n0z) * dt;
+  const away = (cx - ax) * n0x + (cy - ay) * n0y + (cz - az) * n0z;
+  const push = (toward > 0 ? toward : PROJECT_RELEASE * physics.components.Sphere.radius[a]) - (away > 0 ? away : 0);
+  return push > 0 ? push : 0;
+}
+
 /** Moves `a` out of kinematic body `x` (at its end-of-tick pose); returns 1 when it moved. */
 function outOfKinematic(physics: Physics, s: ResponseState, a: number, x: number, pass: number): number {
   const { sphere, partnerSphere, partnerBox, contact } = s.shapes;
@@ -282,12 +347,20 @@ function outOfKinematic(physics: Physics, s: ResponseState, a: number, x: number
   else if (s.squeezeSide[a] !== x) s.suspect[a] |= SUSPECT_SQUEEZED;
   s.pinned[a] = pass;
   s.pinLevel[a] = 0;
-  writeNormal(s.pinNormal, a, contact.normal.x, contact.normal.y, contact.normal.z);
   let d = contact.depth - slack;
+  // Squeezed at the last tick: only what this tick adds is pushed out, along the start's normal.
+  const owed = s.squeeze[a] === 2 && d > 0 ? owedPush(physics, s, a, x, xSphere, slack) : -1;
+  if (owed >= 0) {
+    contact.normal.x = owedNormal[0];
+    contact.normal.y = owedNormal[1];
+    contact.normal.z = owedNormal[2];
+    if (owed < d) d = owed;
+  }
+  writeNormal(s.pinNormal, a, contact.normal.x, contact.normal.y, contact.normal.z);
   if (!(d > 0)) return 0;
   if (d > s.projectDepth[0] * sp.radius[a]) s.projectDepth[0] = d / sp.radius[a];
   const wl = Math.sqrt(wx * wx + wy * wy + wz * wz);
-  if (d >= sp.radius[a] && wl > 0 && wl < Infinity) {
+  if (owed < 0 && d >= sp.radius[a] && wl > 0 && wl < Infinity) {
     // The centre is inside: the body walked over a sphere that stayed (capped) within one tick. Out
     // ahead of it, along its motion, unless a static body is in the way there or that is farther than
     // the body moved in the tick and a radius (a body the game placed over the sphere with
@@ -315,8 +388,8 @@ function outOfKinematic(physics: Physics, s: ResponseState, a: number, x: number
   const nx = contact.normal.x, ny = contact.normal.y, nz = contact.normal.z;
   const f = moveSwept(physics, s, a, nx, ny, nz, d, false);
   stopApproach(physics, a, x, nx, ny, nz);
-  // What is left of the overlap (a squeeze: a static body stopped the push) is reported at the end
-  // of the projection (recordKinematicOverlaps).
+  // What is left of the overlap (a squeeze: a static body stopped the push, or an owed overlap) is
+  // reported at the end of the projection (recordKinematicOverlaps).
   s.work[R_PROJECTED]++;
   return f > 0 ? 1 : 0;
 }
@@ -346,6 +419,8 @@ function recordKinematicOverlaps(physics: Physics, s: ResponseState, a: number):
     rec[RI_PX + 2] = contact.point.z;
     rec[RI_TOI] = 1;
     recordOverlap(s, a, x, xSphere);
+    // Owed at the next tick (owedPush).
+    s.squeeze[a] = 1;
   }
 }
 

@@ -185,6 +185,18 @@ export interface ResponseState {
   jamList: Int32Array;
   jamCount: number;
   /**
+   * Per entity, carried across ticks (in snapshots and the state hash): the squeeze mark, 1 when the
+   * body ended its last tick overlapping a kinematic body (a squeeze the projection could not undo,
+   * reported with its depth: project.ts `recordKinematicOverlaps`), else 0. Within a tick, 2 marks
+   * a body squeezed at the previous tick that has not been marked again yet: its overlap at the start
+   * of the tick is owed (project.ts `owedDepth`), not pushed out again. Cleared as the jam mark is
+   * (jam.ts).
+   */
+  squeeze: Uint8Array;
+  /** The bodies whose squeeze mark was 1 at the start of this tick (then 2), to clear the ones not marked again. */
+  squeezeList: Int32Array;
+  squeezeCount: number;
+  /**
    * The grids the broadphase built this tick (static boxes; moving bodies' swept items), handed over
    * by `respond` at the start of each tick: the predictions query them, the response builds none.
    */
@@ -345,8 +357,11 @@ export function createResponseState(capacity: number): ResponseState {
     guessScale: new Float64Array(1),
     solved: new Uint8Array(capacity),
     jam: new Uint8Array(capacity),
+    squeeze: new Uint8Array(capacity),
     jamList: new Int32Array(n),
+    squeezeList: new Int32Array(n),
     jamCount: 0,
+    squeezeCount: 0,
     staticGrid: null,
     staticSpheres: 0,
     dynamicGrid: null,
@@ -405,6 +420,7 @@ export function responseReserveBodies(s: ResponseState, maxEid: number): void {
     s.held = grow(s.held, 3 * cap);
     s.guessFirst = grow(s.guessFirst, cap);
     s.jam = grow(s.jam, cap);
+    s.squeeze = grow(s.squeeze, cap);
     s.capacity = cap;
   }
   let b = s.bodies.length;
@@ -412,6 +428,7 @@ export function responseReserveBodies(s: ResponseState, maxEid: number): void {
   if (b !== s.bodies.length) s.bodies = grow(s.bodies, b);
   if (s.suspects.length < s.bodies.length) s.suspects = grow(s.suspects, s.bodies.length);
   if (s.jamList.length < s.bodies.length) s.jamList = grow(s.jamList, s.bodies.length);
+  if (s.squeezeList.length < s.bodies.length) s.squeezeList = grow(s.squeezeList, s.bodies.length);
 }
 
 /** Makes room for `n` more events (and heap slots). */
