@@ -48,6 +48,9 @@ export interface PredictShapes {
 }
 
 /** The response's state. */
+/** Most spheres the projection's room test follows from one that would leave a kinematic body (project.ts `roomToLeave`). */
+export const ROOM_CHAIN = 8;
+
 export interface ResponseState {
   /** Entity-id capacity of the per-body arrays. */
   capacity: number;
@@ -210,6 +213,10 @@ export interface ResponseState {
   path: QueryOut;
   /** Candidates of a projection query. */
   near: QueryOut;
+  /** Candidates of the projection's room test for an owed overlap (project.ts `roomToLeave`). */
+  room: QueryOut;
+  /** The spheres of that test and where it would move them (4 slots each: entity, x, y, z; `ROOM_CHAIN` of them). */
+  roomChain: Float64Array;
   /** Dynamic bodies near a body that was capped. */
   wake: QueryOut;
   /** Bodies capped since the last wake, whose neighbours are predicted again (resolve.ts). */
@@ -368,6 +375,8 @@ export function createResponseState(capacity: number): ResponseState {
     paths: createPathGrid(),
     path: createQueryOut(),
     near: createQueryOut(),
+    room: createQueryOut(),
+    roomChain: new Float64Array(4 * ROOM_CHAIN),
     wake: createQueryOut(),
     wakeList: new Int32Array(n),
     wakeCount: 0,
