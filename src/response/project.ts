@@ -289,10 +289,11 @@ function kinematicContact(physics: Physics, s: ResponseState, a: number, x: numb
  * `owedNormal`, from x toward a): the body's motion toward it over the tick, or `PROJECT_RELEASE` of
  * the sphere's radius when the body does not approach it (stopped by the spheres beyond it rather
  * than a wall, it then leaves the body at that rate), less what `a` has moved away along that normal
- * since the start of the tick (so the passes push that far in all, not in each). The rest of the overlap is owed: a squeeze left from the
- * last tick is not pushed out again (a ball under a plate pressed into a layer of touching balls
- * between walls was pushed its whole depth into the layer at every tick, and the layer, driven
- * apart, ended ticks with balls 0.066 to 0.84 of a radii sum into each other). Returns −1 when `a`
+ * since the start of the tick (so the passes push that far in all, not in each). The rest of the
+ * overlap is owed: a squeeze left from the last tick is not pushed out again (a ball under a plate
+ * pressed into a layer of touching balls between walls was pushed its whole depth into the layer at
+ * every tick, and the layer, driven apart, ended ticks with balls 0.066 to 0.84 of a radii sum into
+ * each other). Returns −1 when `a`
  * did not overlap `x` at the start of the tick (it is pushed out as any sphere). Leaves
  * `s.shapes.contact` and the loaded poses as they were.
  */
@@ -337,9 +338,9 @@ function owedPush(physics: Physics, s: ResponseState, a: number, x: number, xSph
 /**
  * Whether sphere `a` has room to leave kinematic body `x` by `d` along unit (ux, uy, uz) (the normal
  * of their contact, from x toward a, or the way back along the body's motion): moved there, it
- * touches no static body and no other
- * kinematic body, and each dynamic sphere it would then overlap (beyond `PROJECT_EPS` of their radii
- * sum) has room in turn when moved out of it along their line of centres, through at most
+ * touches no static body and no other kinematic body, and each dynamic sphere it would then overlap
+ * (beyond `PROJECT_EPS` of their radii sum) has room in turn when moved out of it along their line
+ * of centres, through at most
  * `ROOM_CHAIN` spheres (candidates of the static grid, the dynamic grid and the suspects). Then the
  * squeeze that left `a` in `x` is over (the wall or the ball that held it is gone, or the body
  * turned): it is pushed out as any sphere. A test only: nothing moves (`s.sweepShapes` as scratch).
@@ -424,6 +425,7 @@ function behind(physics: Physics, s: ResponseState, a: number, x: number, xSpher
   const e = exitAlong(s, xSphere, ux, uy, uz);
   if (!(e > 0 && e <= physics.components.Sphere.radius[a]) || !roomToLeave(physics, s, a, x, ux, uy, uz, e)) return false;
   moveSwept(physics, s, a, ux, uy, uz, e, false);
+  writeNormal(s.pinNormal, a, ux, uy, uz);
   s.work[R_PROJECTED]++;
   return true;
 }
@@ -449,7 +451,8 @@ function outOfKinematic(physics: Physics, s: ResponseState, a: number, x: number
   // adds is pushed out, along the start's normal.
   const moving = wx !== 0 || wy !== 0 || wz !== 0;
   const n = contact.normal;
-  const owed = s.squeeze[a] === 2 && d > 0 && moving && !roomToLeave(physics, s, a, x, n.x, n.y, n.z, d) ? owedPush(physics, s, a, x, xSphere, slack) : -1;
+  const held = s.squeeze[a] === 2 && d > 0 && moving && !roomToLeave(physics, s, a, x, n.x, n.y, n.z, d);
+  const owed = held ? owedPush(physics, s, a, x, xSphere, slack) : -1;
   if (owed >= 0 && (wx * owedNormal[0] + wy * owedNormal[1] + wz * owedNormal[2]) <= 0 && behind(physics, s, a, x, xSphere)) return 1;
   if (owed >= 0) {
     contact.normal.x = owedNormal[0];
