@@ -72,7 +72,7 @@ import { internalsOf } from '../physics/internal.js';
 import { BodyFlags, type Physics } from '../physics/physicsTypes.js';
 import { recordOverlap, RI_DEPTH, RI_NX, RI_PX, RI_TOI } from './contactRecords.js';
 import { inverseMass } from './react.js';
-import { PROJECT_END_SLOTS, R_PROJECTED, R_SUSPECTS, ROOM_CHAIN, type ResponseState } from './responseState.js';
+import { PROJECT_END_SLOTS, R_PROJECTED, R_SUSPECTS, ROOM_CHAIN, ROOM_SLOTS, type ResponseState } from './responseState.js';
 import { listSuspect, SUSPECT_KINEMATIC, SUSPECT_SQUEEZED, SUSPECT_STOPPED } from './suspects.js';
 import { isDynamic } from './isDynamic.js';
 import { wakeIntoTick } from './sleep.js';
@@ -149,15 +149,25 @@ const b = new Float64Array(6);
 const grown = new Float64Array(6);
 /** The normal of an owed overlap (`owedPush`; per-call scratch). */
 const owedNormal = new Float64Array(3);
+/** A ball's centre and radius (`sphereBounds`; per-call scratch). */
+const ball = new Float64Array(4);
 
 /** Writes the bounds of sphere `a` where it is to `b`. */
 function sphereBounds(physics: Physics, a: number): void {
   const p = physics.components.Position;
-  ballBounds(p.x[a], p.y[a], p.z[a], physics.components.Sphere.radius[a]);
+  ball[0] = p.x[a];
+  ball[1] = p.y[a];
+  ball[2] = p.z[a];
+  ball[3] = physics.components.Sphere.radius[a];
+  ballBounds(ball, 0);
 }
 
-/** Writes the bounds of a ball (centre x, y, z, radius r), grown by the rounding of its coordinates, to `b`. */
-function ballBounds(x: number, y: number, z: number, r: number): void {
+/**
+ * Writes the bounds of the ball at `src[o .. o + 4)` (centre x, y, z, radius), grown by the rounding
+ * of its coordinates, to `b`. (Read from an array: a double argument is boxed, docs/internals.md.)
+ */
+function ballBounds(src: Float64Array, o: number): void {
+  const x = src[o], y = src[o + 1], z = src[o + 2], r = src[o + 3];
   const h = r + 1e-12 * (1 + Math.abs(x) + Math.abs(y) + Math.abs(z) + r);
   b[0] = x - h;
   b[1] = y - h;
@@ -352,11 +362,12 @@ function roomToLeave(physics: Physics, s: ResponseState, a: number, x: number, u
   chain[1] = p.x[a] + ux * d;
   chain[2] = p.y[a] + uy * d;
   chain[3] = p.z[a] + uz * d;
+  chain[4] = radius[a];
   let count = 1;
   for (let k = 0; k < count; k++) {
-    const y = chain[4 * k], ex = chain[4 * k + 1], ey = chain[4 * k + 2], ez = chain[4 * k + 3];
-    const ry = radius[y];
-    ballBounds(ex, ey, ez, ry);
+    const o = ROOM_SLOTS * k;
+    const y = chain[o], ex = chain[o + 1], ey = chain[o + 2], ez = chain[o + 3], ry = chain[o + 4];
+    ballBounds(chain, o + 1);
     const out = s.room;
     out.count = 0;
     gridQuerySlice(s.staticGrid!, out, b, 0, WHOLE_TICK);
@@ -385,11 +396,12 @@ function roomToLeave(physics: Physics, s: ResponseState, a: number, x: number, u
         const l = Math.sqrt(l2);
         if (!(l > 0)) return false;
         const over = rs - l;
-        const o = 4 * count++;
-        chain[o] = z;
-        chain[o + 1] = p.x[z] + (dx / l) * over;
-        chain[o + 2] = p.y[z] + (dy / l) * over;
-        chain[o + 3] = p.z[z] + (dz / l) * over;
+        const c = ROOM_SLOTS * count++;
+        chain[c] = z;
+        chain[c + 1] = p.x[z] + (dx / l) * over;
+        chain[c + 2] = p.y[z] + (dy / l) * over;
+        chain[c + 3] = p.z[z] + (dz / l) * over;
+        chain[c + 4] = radius[z];
         continue;
       }
       loadBox(physics, z, partnerBox);
@@ -402,9 +414,9 @@ function roomToLeave(physics: Physics, s: ResponseState, a: number, x: number, u
   return true;
 }
 
-/** Whether entity `z` is one of the first `count` in `chain` (4 slots each: entity, place). */
+/** Whether entity `z` is one of the first `count` in `chain` (`ROOM_SLOTS` each: entity, place, radius). */
 function inChain(chain: Float64Array, count: number, z: number): boolean {
-  for (let k = 0; k < count; k++) if (chain[4 * k] === z) return true;
+  for (let k = 0; k < count; k++) if (chain[ROOM_SLOTS * k] === z) return true;
   return false;
 }
 

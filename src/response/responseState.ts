@@ -50,6 +50,8 @@ export interface PredictShapes {
 /** The response's state. */
 /** Most spheres the projection's room test follows from one that would leave a kinematic body (project.ts `roomToLeave`). */
 export const ROOM_CHAIN = 8;
+/** Slots of a sphere in that test (`ResponseState.roomChain`): entity, where it would be moved (x, y, z), radius. */
+export const ROOM_SLOTS = 5;
 
 export interface ResponseState {
   /** Entity-id capacity of the per-body arrays. */
@@ -215,7 +217,7 @@ export interface ResponseState {
   near: QueryOut;
   /** Candidates of the projection's room test for an owed overlap (project.ts `roomToLeave`). */
   room: QueryOut;
-  /** The spheres of that test and where it would move them (4 slots each: entity, x, y, z; `ROOM_CHAIN` of them). */
+  /** The spheres of that test and where it would move them (`ROOM_SLOTS` each; `ROOM_CHAIN` of them). */
   roomChain: Float64Array;
   /** Dynamic bodies near a body that was capped. */
   wake: QueryOut;
@@ -376,7 +378,7 @@ export function createResponseState(capacity: number): ResponseState {
     path: createQueryOut(),
     near: createQueryOut(),
     room: createQueryOut(),
-    roomChain: new Float64Array(4 * ROOM_CHAIN),
+    roomChain: new Float64Array(ROOM_SLOTS * ROOM_CHAIN),
     wake: createQueryOut(),
     wakeList: new Int32Array(n),
     wakeCount: 0,
