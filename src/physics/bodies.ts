@@ -14,7 +14,7 @@ import { PhysicsInputError } from './errors.js';
 import { BodyFlags, type Physics } from './physicsTypes.js';
 import { checkLive, internalsOf } from './internal.js';
 import { wake } from '../response/sleep.js';
-import { clearMarks } from '../response/jam.js';
+import { clearJam } from '../response/jam.js';
 import { readBits, readRadius, readRotation, readVector, vectorField as field, type QuatLike, type Vec3Like } from './readInput.js';
 
 export type { QuatLike, Vec3Like } from './readInput.js';
@@ -295,7 +295,7 @@ export function setVelocity(physics: Physics, eid: number, v: Vec3Like): void {
 export function bodyWritten(physics: Physics, eid: number): void {
   const internal = internalsOf(physics);
   if (internal.sleep !== null) wake(internal.sleep, eid);
-  clearMarks(internal, eid);
+  clearJam(internal, eid);
   internal.writes++;
 }
 

@@ -16,7 +16,7 @@ import { BodyFlags, type Physics, type PhysicsOptions } from './physicsTypes.js'
 import { checkLive, INTERNAL, internalsOf, type PhysicsState } from './internal.js';
 import { createBroadphaseState } from '../step/broadphaseState.js';
 import { createSleepState, growSleepState, wake } from '../response/sleep.js';
-import { clearMarks } from '../response/jam.js';
+import { clearJam } from '../response/jam.js';
 import { writeCharacterDefaults } from '../character/characterSettings.js';
 import { forgetPoses } from '../debug/interpolation.js';
 
@@ -231,8 +231,8 @@ function registerObservers(physics: Physics, own: PhysicsComponents): void {
     if ((flag & (SPHERE | BOX | MOVING)) !== 0 && internal.interpolation !== null) forgetPoses(internal.interpolation, eid);
     // Sleep: a body that takes this id later (bitecs recycles ids) must not be born asleep.
     if ((flag & (SPHERE | BOX | MOVING | RESPONSE)) !== 0 && internal.sleep !== null && eid < internal.sleep.asleep.length) wake(internal.sleep, eid);
-    // Likewise the jam and squeeze marks (response/jam.ts).
-    if ((flag & (SPHERE | BOX | MOVING | RESPONSE)) !== 0) clearMarks(internal, eid);
+    // Likewise the jam mark (response/jam.ts).
+    if ((flag & (SPHERE | BOX | MOVING | RESPONSE)) !== 0) clearJam(internal, eid);
     if ((flag & (SPHERE | BOX)) !== 0 && (was & flag) !== 0 && internal.purgeMark[eid] === 0) {
       internal.purgeMark[eid] = 1;
       idListPush(internal.purgeList, eid);

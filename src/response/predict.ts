@@ -254,19 +254,11 @@ function pushOut(physics: Physics, s: ResponseState, a: number, x: number, flags
   // away from it (w·n ≤ 0), it is checked too: the body does not push it in the tick, and it may now
   // overlap the sphere next to it (a row the body squeezed against a wall, then stopped or turned
   // back: the projection's yield left it in the body).
-  const w = physics.components.Velocity;
-  if (s.squeeze[a] === 2 && (w.x[x] !== 0 || w.y[x] !== 0 || w.z[x] !== 0)) {
-    // Squeezed at the last tick (its squeeze mark, jam.ts) by a body that moves: that overlap is owed,
-    // not pushed out again (pushed out tick after tick, a ball under a plate pressed into a layer of
-    // touching balls between walls drove the layer apart: project.ts `owedPush`). The projection
-    // checks it. (A body the game moves with setPosition, velocity 0, pushes it out as before.)
-    listSuspect(s, a);
-    return false;
-  }
   const m = s.move;
   m[0] = n.x * d;
   m[1] = n.y * d;
   m[2] = n.z * d;
+  const w = physics.components.Velocity;
   if (sweepStatic(physics, s, a) || !(w.x[x] * n.x + w.y[x] * n.y + w.z[x] * n.z > 0)) listSuspect(s, a);
   return m[3] > 0;
 }

@@ -21,10 +21,7 @@
  *
  * - Out of a kinematic body: along the contact normal n (from the body toward the sphere, world
  *   frame) by the depth; the relative normal velocity is made ≥ 0 (v −= min(0, (v − w)·n) n, w the
- *   body's velocity). The sphere is "pinned" for the rest of the pass, at level 0. A sphere that
- *   ended the last tick overlapping a kinematic body (its squeeze mark, jam.ts) keeps that overlap:
- *   it is pushed out only by what this tick adds, along the normal of the overlap at the start of
- *   the tick (`owedPush`), and each overlap left at the end of the tick marks the sphere for the next.
+ *   body's velocity). The sphere is "pinned" for the rest of the pass, at level 0.
  * - Two dynamic spheres overlapping by more than `PROJECT_EPS` of their radii sum: moved apart along
  *   the line of centres, shares by inverse mass (past `PROJECT_PASSES` within 1 :
  *   `PROJECT_SHARE_RATIO`), but all of it to the other one when one is pinned
@@ -72,7 +69,7 @@ import { internalsOf } from '../physics/internal.js';
 import { BodyFlags, type Physics } from '../physics/physicsTypes.js';
 import { recordOverlap, RI_DEPTH, RI_NX, RI_PX, RI_TOI } from './contactRecords.js';
 import { inverseMass } from './react.js';
-import { PROJECT_END_SLOTS, R_PROJECTED, R_SUSPECTS, ROOM_CHAIN, ROOM_SLOTS, type ResponseState } from './responseState.js';
+import { PROJECT_END_SLOTS, R_PROJECTED, R_SUSPECTS, type ResponseState } from './responseState.js';
 import { listSuspect, SUSPECT_KINEMATIC, SUSPECT_SQUEEZED, SUSPECT_STOPPED } from './suspects.js';
 import { isDynamic } from './isDynamic.js';
 import { wakeIntoTick } from './sleep.js';
@@ -135,39 +132,16 @@ const YIELD_FIRST = PROJECT_MAX_PASSES + 2;
 /** A sphere within this fraction of its radius of a kinematic body touches it (pinned in the pass). */
 const PIN_SLACK = 1e-9;
 
-/**
- * A sphere squeezed at the last tick, inside a kinematic body that does not approach it, is pushed
- * out of it by at most this fraction of its radius a tick (`owedPush`): where there is room it
- * leaves the body at that rate; where there is none the push is small enough for the yield to take
- * back.
- */
-export const PROJECT_RELEASE = 0.05;
-
 /** Bounds of a projection query or grid item (per-call scratch). */
 const b = new Float64Array(6);
 /** A projection query's bounds grown by twice an overlap (`nearByPaths`; per-call scratch). */
 const grown = new Float64Array(6);
-/** The normal of an owed overlap (`owedPush`; per-call scratch). */
-const owedNormal = new Float64Array(3);
-/** A ball's centre and radius (`sphereBounds`; per-call scratch). */
-const ball = new Float64Array(4);
 
 /** Writes the bounds of sphere `a` where it is to `b`. */
 function sphereBounds(physics: Physics, a: number): void {
   const p = physics.components.Position;
-  ball[0] = p.x[a];
-  ball[1] = p.y[a];
-  ball[2] = p.z[a];
-  ball[3] = physics.components.Sphere.radius[a];
-  ballBounds(ball, 0);
-}
-
-/**
- * Writes the bounds of the ball at `src[o .. o + 4)` (centre x, y, z, radius), grown by the rounding
- * of its coordinates, to `b`. (Read from an array: a double argument is boxed, docs/internals.md.)
- */
-function ballBounds(src: Float64Array, o: number): void {
-  const x = src[o], y = src[o + 1], z = src[o + 2], r = src[o + 3];
+  const r = physics.components.Sphere.radius[a];
+  const x = p.x[a], y = p.y[a], z = p.z[a];
   const h = r + 1e-12 * (1 + Math.abs(x) + Math.abs(y) + Math.abs(z) + r);
   b[0] = x - h;
   b[1] = y - h;
@@ -292,156 +266,6 @@ function kinematicContact(physics: Physics, s: ResponseState, a: number, x: numb
   return contactSphereBox(sphere, partnerBox, contact);
 }
 
-/**
- * For sphere `a`, squeezed at the last tick (its squeeze mark: jam.ts), and kinematic body `x`
- * loaded in `s.shapes` at its end-of-tick pose: how far the projection may push `a` out of `x` in
- * this tick (length units), along the normal of their overlap at the start of the tick (written to
- * `owedNormal`, from x toward a): the body's motion toward it over the tick, or `PROJECT_RELEASE` of
- * the sphere's radius when the body does not approach it (stopped by the spheres beyond it rather
- * than a wall, it then leaves the body at that rate), less what `a` has moved away along that normal
- * since the start of the tick (so the passes push that far in all, not in each). The rest of the
- * overlap is owed: a squeeze left from the last tick is not pushed out again (a ball under a plate
- * pressed into a layer of touching balls between walls was pushed its whole depth into the layer at
- * every tick, and the layer, driven apart, ended ticks with balls 0.066 to 0.84 of a radii sum into
- * each other). Returns −1 when `a`
- * did not overlap `x` at the start of the tick (it is pushed out as any sphere). Leaves
- * `s.shapes.contact` and the loaded poses as they were.
- */
-function owedPush(physics: Physics, s: ResponseState, a: number, x: number, xSphere: boolean, slack: number): number {
-  const { sphere, partnerSphere, partnerBox, contact } = s.shapes;
-  const v = physics.components.Velocity;
-  const dt = physics.dt;
-  const wx = v.x[x], wy = v.y[x], wz = v.z[x];
-  const nx = contact.normal.x, ny = contact.normal.y, nz = contact.normal.z, depth = contact.depth;
-  const c = sphere.center, q = xSphere ? partnerSphere.center : partnerBox.center;
-  const cx = c.x, cy = c.y, cz = c.z;
-  const o = 3 * a;
-  const ax = s.start[o], ay = s.start[o + 1], az = s.start[o + 2];
-  c.x = ax;
-  c.y = ay;
-  c.z = az;
-  q.x -= wx * dt;
-  q.y -= wy * dt;
-  q.z -= wz * dt;
-  const was = xSphere ? contactSphereSphere(sphere, partnerSphere, contact) : contactSphereBox(sphere, partnerBox, contact);
-  const n0x = contact.normal.x, n0y = contact.normal.y, n0z = contact.normal.z, d0 = contact.depth;
-  c.x = cx;
-  c.y = cy;
-  c.z = cz;
-  q.x += wx * dt;
-  q.y += wy * dt;
-  q.z += wz * dt;
-  contact.normal.x = nx;
-  contact.normal.y = ny;
-  contact.normal.z = nz;
-  contact.depth = depth;
-  if (!was || !(d0 > slack)) return -1;
-  owedNormal[0] = n0x;
-  owedNormal[1] = n0y;
-  owedNormal[2] = n0z;
-  const toward = (wx * n0x + wy * n0y + wz * n0z) * dt;
-  const away = (cx - ax) * n0x + (cy - ay) * n0y + (cz - az) * n0z;
-  const push = (toward > 0 ? toward : PROJECT_RELEASE * physics.components.Sphere.radius[a]) - (away > 0 ? away : 0);
-  return push > 0 ? push : 0;
-}
-
-/**
- * Whether sphere `a` has room to leave kinematic body `x` by `d` along unit (ux, uy, uz) (the normal
- * of their contact, from x toward a, or the way back along the body's motion): moved there, it
- * touches no static body and no other kinematic body, and each dynamic sphere it would then overlap
- * (beyond `PROJECT_EPS` of their radii sum) has room in turn when moved out of it along their line
- * of centres, through at most
- * `ROOM_CHAIN` spheres (candidates of the static grid, the dynamic grid and the suspects). Then the
- * squeeze that left `a` in `x` is over (the wall or the ball that held it is gone, or the body
- * turned): it is pushed out as any sphere. A test only: nothing moves (`s.sweepShapes` as scratch).
- */
-function roomToLeave(physics: Physics, s: ResponseState, a: number, x: number, ux: number, uy: number, uz: number, d: number): boolean {
-  const p = physics.components.Position, radius = physics.components.Sphere.radius;
-  const chain = s.roomChain;
-  chain[0] = a;
-  chain[1] = p.x[a] + ux * d;
-  chain[2] = p.y[a] + uy * d;
-  chain[3] = p.z[a] + uz * d;
-  chain[4] = radius[a];
-  let count = 1;
-  for (let k = 0; k < count; k++) {
-    const o = ROOM_SLOTS * k;
-    const y = chain[o], ex = chain[o + 1], ey = chain[o + 2], ez = chain[o + 3], ry = chain[o + 4];
-    ballBounds(chain, o + 1);
-    const out = s.room;
-    out.count = 0;
-    gridQuerySlice(s.staticGrid!, out, b, 0, WHOLE_TICK);
-    if (s.dynamicGrid!.count > 0) gridQuerySlice(s.dynamicGrid!, out, b, 0, WHOLE_TICK);
-    gridQuerySlice(s.suspectGrid, out, b, 0, WHOLE_TICK);
-    const flags = internalsOf(physics).flags;
-    const { sphere, partnerBox, contact } = s.sweepShapes;
-    sphere.center.x = ex;
-    sphere.center.y = ey;
-    sphere.center.z = ez;
-    sphere.radius = ry;
-    const v = physics.components.Velocity;
-    for (let q = 0; q < out.count; q++) {
-      const z = out.ids[q];
-      if (z === x || !solid(physics, y, z) || inChain(chain, count, z)) continue;
-      // A kinematic body at its end-of-tick pose.
-      const kinematic = (flags[z] & MOVING) !== 0 && !isDynamic(flags[z]);
-      const dt = kinematic ? physics.dt : 0;
-      if ((flags[z] & SPHERE) !== 0) {
-        const rs = ry + radius[z];
-        const dx = p.x[z] + v.x[z] * dt - ex, dy = p.y[z] + v.y[z] * dt - ey, dz = p.z[z] + v.z[z] * dt - ez;
-        const l2 = dx * dx + dy * dy + dz * dz;
-        if (!(l2 < rs * rs * (1 - PROJECT_EPS) * (1 - PROJECT_EPS))) continue;
-        // A static or kinematic sphere, or a sleeper, or the chain's end: no room.
-        if (kinematic || s.state[z] === 0 || count === ROOM_CHAIN) return false;
-        const l = Math.sqrt(l2);
-        if (!(l > 0)) return false;
-        const over = rs - l;
-        const c = ROOM_SLOTS * count++;
-        chain[c] = z;
-        chain[c + 1] = p.x[z] + (dx / l) * over;
-        chain[c + 2] = p.y[z] + (dy / l) * over;
-        chain[c + 3] = p.z[z] + (dz / l) * over;
-        chain[c + 4] = radius[z];
-        continue;
-      }
-      loadBox(physics, z, partnerBox);
-      partnerBox.center.x += v.x[z] * dt;
-      partnerBox.center.y += v.y[z] * dt;
-      partnerBox.center.z += v.z[z] * dt;
-      if (contactSphereBox(sphere, partnerBox, contact) && contact.depth > PROJECT_EPS * ry) return false;
-    }
-  }
-  return true;
-}
-
-/** Whether entity `z` is one of the first `count` in `chain` (`ROOM_SLOTS` each: entity, place, radius). */
-function inChain(chain: Float64Array, count: number, z: number): boolean {
-  for (let k = 0; k < count; k++) if (chain[ROOM_SLOTS * k] === z) return true;
-  return false;
-}
-
-/**
- * For sphere `a`, owed in kinematic body `x` (loaded in `s.shapes`) which does not approach it (a
- * body sliding along a row it squeezed against a wall, stopping or drawing back): when the way
- * back along the body's motion leaves the body within the sphere's radius (its centre already past
- * the body's side) and has room (`roomToLeave`), moves it out that way, swept against the static
- * bodies; returns whether it did. (Pushed along the normal instead, into the row, the owed
- * rule held it in the body until the body had passed it: 198 of 200 random slides against 66.)
- */
-function behind(physics: Physics, s: ResponseState, a: number, x: number, xSphere: boolean): boolean {
-  const v = physics.components.Velocity;
-  const wx = v.x[x], wy = v.y[x], wz = v.z[x];
-  const wl = Math.sqrt(wx * wx + wy * wy + wz * wz);
-  if (!(wl > 0 && wl < Infinity)) return false;
-  const ux = -wx / wl, uy = -wy / wl, uz = -wz / wl;
-  const e = exitAlong(s, xSphere, ux, uy, uz);
-  if (!(e > 0 && e <= physics.components.Sphere.radius[a]) || !roomToLeave(physics, s, a, x, ux, uy, uz, e)) return false;
-  moveSwept(physics, s, a, ux, uy, uz, e, false);
-  writeNormal(s.pinNormal, a, ux, uy, uz);
-  s.work[R_PROJECTED]++;
-  return true;
-}
-
 /** Moves `a` out of kinematic body `x` (at its end-of-tick pose); returns 1 when it moved. */
 function outOfKinematic(physics: Physics, s: ResponseState, a: number, x: number, pass: number): number {
   const { sphere, partnerSphere, partnerBox, contact } = s.shapes;
@@ -458,25 +282,12 @@ function outOfKinematic(physics: Physics, s: ResponseState, a: number, x: number
   else if (s.squeezeSide[a] !== x) s.suspect[a] |= SUSPECT_SQUEEZED;
   s.pinned[a] = pass;
   s.pinLevel[a] = 0;
-  let d = contact.depth - slack;
-  // Squeezed at the last tick by a body that moves, with no room to leave it now: only what this tick
-  // adds is pushed out, along the start's normal.
-  const moving = wx !== 0 || wy !== 0 || wz !== 0;
-  const n = contact.normal;
-  const held = s.squeeze[a] === 2 && d > 0 && moving && !roomToLeave(physics, s, a, x, n.x, n.y, n.z, d);
-  const owed = held ? owedPush(physics, s, a, x, xSphere, slack) : -1;
-  if (owed >= 0 && (wx * owedNormal[0] + wy * owedNormal[1] + wz * owedNormal[2]) <= 0 && behind(physics, s, a, x, xSphere)) return 1;
-  if (owed >= 0) {
-    contact.normal.x = owedNormal[0];
-    contact.normal.y = owedNormal[1];
-    contact.normal.z = owedNormal[2];
-    if (owed < d) d = owed;
-  }
   writeNormal(s.pinNormal, a, contact.normal.x, contact.normal.y, contact.normal.z);
+  let d = contact.depth - slack;
   if (!(d > 0)) return 0;
   if (d > s.projectDepth[0] * sp.radius[a]) s.projectDepth[0] = d / sp.radius[a];
   const wl = Math.sqrt(wx * wx + wy * wy + wz * wz);
-  if (owed < 0 && d >= sp.radius[a] && wl > 0 && wl < Infinity) {
+  if (d >= sp.radius[a] && wl > 0 && wl < Infinity) {
     // The centre is inside: the body walked over a sphere that stayed (capped) within one tick. Out
     // ahead of it, along its motion, unless a static body is in the way there or that is farther than
     // the body moved in the tick and a radius (a body the game placed over the sphere with
@@ -504,8 +315,8 @@ function outOfKinematic(physics: Physics, s: ResponseState, a: number, x: number
   const nx = contact.normal.x, ny = contact.normal.y, nz = contact.normal.z;
   const f = moveSwept(physics, s, a, nx, ny, nz, d, false);
   stopApproach(physics, a, x, nx, ny, nz);
-  // What is left of the overlap (a squeeze: a static body stopped the push, or an owed overlap) is
-  // reported at the end of the projection (recordKinematicOverlaps).
+  // What is left of the overlap (a squeeze: a static body stopped the push) is reported at the end
+  // of the projection (recordKinematicOverlaps).
   s.work[R_PROJECTED]++;
   return f > 0 ? 1 : 0;
 }
@@ -535,8 +346,6 @@ function recordKinematicOverlaps(physics: Physics, s: ResponseState, a: number):
     rec[RI_PX + 2] = contact.point.z;
     rec[RI_TOI] = 1;
     recordOverlap(s, a, x, xSphere);
-    // Owed at the next tick (owedPush).
-    s.squeeze[a] = 1;
   }
 }
 

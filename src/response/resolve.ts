@@ -197,12 +197,6 @@ function clearStaleJams(s: ResponseState): void {
   s.jamCount = 0;
 }
 
-/** Clears the squeeze marks of the bodies squeezed at the previous tick and not at this one (still 2). */
-function clearStaleSqueezes(s: ResponseState): void {
-  for (let i = 0; i < s.squeezeCount; i++) if (s.squeeze[s.squeezeList[i]] === 2) s.squeeze[s.squeezeList[i]] = 0;
-  s.squeezeCount = 0;
-}
-
 /**
  * Processes event `e` (owner a, partner x): a sensor pair is recorded only; an obstacle (static or
  * kinematic box, sleeper) gets `reactObstacle`; two dynamic spheres exchange the impulse of
@@ -276,12 +270,11 @@ function collectBodies(physics: Physics, s: ResponseState): void {
   s.suspectCount = 0;
   s.wakeCount = 0;
   s.jamCount = 0;
-  s.squeezeCount = 0;
   responseReserveBodies(s, maxEid);
   const asleep = internal.sleep === null ? null : internal.sleep.asleep;
   const { Position: p, Velocity: v } = physics.components;
   const dt = physics.dt;
-  const jam = s.jam, squeeze = s.squeeze;
+  const jam = s.jam;
   let n = 0, staticSpheres = 0;
   for (let eid = 1; eid <= maxEid; eid++) {
     if ((flags[eid] & (SPHERE | MOVING)) === SPHERE) staticSpheres++;
@@ -289,10 +282,6 @@ function collectBodies(physics: Physics, s: ResponseState): void {
     if (jam[eid] === 1) {
       jam[eid] = 2;
       s.jamList[s.jamCount++] = eid;
-    }
-    if (squeeze[eid] === 1) {
-      squeeze[eid] = 2;
-      s.squeezeList[s.squeezeCount++] = eid;
     }
     s.bodies[n++] = eid;
     s.state[eid] = DYNAMIC;
@@ -368,7 +357,6 @@ export function respond(physics: Physics): void {
   project(physics, s);
   if (internal.gravityOn !== 0 && s.suspectCount !== 0) stopJammed(physics, s);
   if (s.jamCount !== 0) clearStaleJams(s);
-  if (s.squeezeCount !== 0) clearStaleSqueezes(s);
   if (sleep !== null) {
     recordHeld(physics, sleep, s);
     updateSleep(physics, sleep);

@@ -48,11 +48,6 @@ export interface PredictShapes {
 }
 
 /** The response's state. */
-/** Most spheres the projection's room test follows from one that would leave a kinematic body (project.ts `roomToLeave`). */
-export const ROOM_CHAIN = 8;
-/** Slots of a sphere in that test (`ResponseState.roomChain`): entity, where it would be moved (x, y, z), radius. */
-export const ROOM_SLOTS = 5;
-
 export interface ResponseState {
   /** Entity-id capacity of the per-body arrays. */
   capacity: number;
@@ -190,18 +185,6 @@ export interface ResponseState {
   jamList: Int32Array;
   jamCount: number;
   /**
-   * Per entity, carried across ticks (in snapshots and the state hash): the squeeze mark, 1 when the
-   * body ended its last tick overlapping a kinematic body (a squeeze the projection could not undo,
-   * reported with its depth: project.ts `recordKinematicOverlaps`), else 0. Within a tick, 2 marks
-   * a body squeezed at the previous tick that has not been marked again yet: its overlap at the start
-   * of the tick is owed (project.ts `owedDepth`), not pushed out again. Cleared as the jam mark is
-   * (jam.ts).
-   */
-  squeeze: Uint8Array;
-  /** The bodies whose squeeze mark was 1 at the start of this tick (then 2), to clear the ones not marked again. */
-  squeezeList: Int32Array;
-  squeezeCount: number;
-  /**
    * The grids the broadphase built this tick (static boxes; moving bodies' swept items), handed over
    * by `respond` at the start of each tick: the predictions query them, the response builds none.
    */
@@ -215,10 +198,6 @@ export interface ResponseState {
   path: QueryOut;
   /** Candidates of a projection query. */
   near: QueryOut;
-  /** Candidates of the projection's room test for an owed overlap (project.ts `roomToLeave`). */
-  room: QueryOut;
-  /** The spheres of that test and where it would move them (`ROOM_SLOTS` each; `ROOM_CHAIN` of them). */
-  roomChain: Float64Array;
   /** Dynamic bodies near a body that was capped. */
   wake: QueryOut;
   /** Bodies capped since the last wake, whose neighbours are predicted again (resolve.ts). */
@@ -366,19 +345,14 @@ export function createResponseState(capacity: number): ResponseState {
     guessScale: new Float64Array(1),
     solved: new Uint8Array(capacity),
     jam: new Uint8Array(capacity),
-    squeeze: new Uint8Array(capacity),
     jamList: new Int32Array(n),
-    squeezeList: new Int32Array(n),
     jamCount: 0,
-    squeezeCount: 0,
     staticGrid: null,
     staticSpheres: 0,
     dynamicGrid: null,
     paths: createPathGrid(),
     path: createQueryOut(),
     near: createQueryOut(),
-    room: createQueryOut(),
-    roomChain: new Float64Array(ROOM_SLOTS * ROOM_CHAIN),
     wake: createQueryOut(),
     wakeList: new Int32Array(n),
     wakeCount: 0,
@@ -431,7 +405,6 @@ export function responseReserveBodies(s: ResponseState, maxEid: number): void {
     s.held = grow(s.held, 3 * cap);
     s.guessFirst = grow(s.guessFirst, cap);
     s.jam = grow(s.jam, cap);
-    s.squeeze = grow(s.squeeze, cap);
     s.capacity = cap;
   }
   let b = s.bodies.length;
@@ -439,7 +412,6 @@ export function responseReserveBodies(s: ResponseState, maxEid: number): void {
   if (b !== s.bodies.length) s.bodies = grow(s.bodies, b);
   if (s.suspects.length < s.bodies.length) s.suspects = grow(s.suspects, s.bodies.length);
   if (s.jamList.length < s.bodies.length) s.jamList = grow(s.jamList, s.bodies.length);
-  if (s.squeezeList.length < s.bodies.length) s.squeezeList = grow(s.squeezeList, s.bodies.length);
 }
 
 /** Makes room for `n` more events (and heap slots). */

@@ -161,8 +161,8 @@ export function updateSleep(physics: Physics, s: SleepState): void {
   const v = physics.components.Velocity;
   const dt = physics.dt;
   const limit = s.speed * s.speed;
-  // A sleeper's jam and squeeze marks (jam.ts) are cleared: it wakes with none.
-  const { jam, squeeze } = internalsOf(physics).response!;
+  // A sleeper's jam mark (resolve.ts `stopJammed`) is cleared: it wakes with none.
+  const jam = internalsOf(physics).response!.jam;
   for (let eid = 1; eid <= maxEid; eid++) {
     if (s.asleep[eid] === 1 || !isDynamic(flags[eid])) continue;
     const vx = v.x[eid], vy = v.y[eid], vz = v.z[eid];
@@ -175,7 +175,7 @@ export function updateSleep(physics: Physics, s: SleepState): void {
     s.asleep[eid] = 1;
     s.count++;
     v.x[eid] = v.y[eid] = v.z[eid] = 0;
-    jam[eid] = squeeze[eid] = 0;
+    jam[eid] = 0;
   }
 }
 

@@ -13,7 +13,7 @@ export interface SnapshotProblem {
    * `header.total`, `header.counts`, `checksum`, `bodies` (the world's body set differs),
    * `tick`, `cellSize`, `contacts.pair`, `contacts.flags`, `contacts.data`, `ended.pair`,
    * `ended.flags`, `touching.entity`, `touching.primary`, `touching.data`, `removed.entity`,
-   * `bodies.jam` (a marks word, jam + 2 × squeeze, other than 0 to 3; index: the body record, in ascending entity id).
+   * `bodies.jam` (a jam mark other than 0 or 1; index: the body record, in ascending entity id).
    */
   field: string;
   /** Index of the offending record within its section; −1 (or omitted) for a header field. */

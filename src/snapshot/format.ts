@@ -13,10 +13,9 @@
  * - per body, in ascending entity id: Position (3 float64), Velocity when it has the Velocity
  *   component (3 float64), shape data (Sphere.radius: 1 float64; Box half extents and rotation:
  *   7 float64) unless left out by `options.shapes`, Response mode, restitution, mass, damping,
- *   gravity scale, the sleep state (seconds slow, asleep) and the response's marks (jam + 2 × squeeze,
- *   0 to 3: jammed at the last tick; left overlapping a kinematic body at its end; response/jam.ts)
- *   (8 float64) when it has the Response component (collision response, format version 2; damping
- *   to asleep since version 4, the jam mark since version 5, the squeeze mark since 7), the Character
+ *   gravity scale, the sleep state (seconds slow, asleep) and the jam mark (0 or 1: jammed at the
+ *   last tick, response/jam.ts) (8 float64) when it has the Response component (collision response,
+ *   format version 2; damping to asleep since version 4, the jam mark since version 5), the Character
  *   settings and outputs (13 float64: maxSlope, stepHeight, snapDistance, up x y z, gravityScale,
  *   mass, grounded, groundEid, ground normal x y z) when it has the Character component (format
  *   version 3), Material friction (1 float64) when it has the Material component (version 4), and
@@ -41,8 +40,8 @@
  * more: 120 with shapes; a character 104 more: 160 with shapes; a body with Material 8 more.
  *
  * The response's per-tick state (local times, event queue, records) is rebuilt within each tick
- * from these: nothing of it outlives a tick but the jam and squeeze marks, so the Response record is
- * all a snapshot needs for it.
+ * from these: nothing of it outlives a tick but the jam mark, so the Response record is all a
+ * snapshot needs for it.
  *
  * Not included: the bitecs entities and their components (the entity set, Sensor tags, Velocity or
  * CollisionFilter presence): the game restores those with its own serialization (e.g.
@@ -123,13 +122,11 @@ export const MAGIC = 0x31534342;
  * Character data per character (`CHARACTER_F64` float64 words). Version 4: Response damping, gravity
  * scale and sleep state, Material friction. Version 5: the jam mark in the Response record
  * (response/jam.ts). Version 6: the static margin policy in the header (`F_MARGIN`, `H_POLICY`;
- * the header grows from 80 to 88 bytes). Version 7: the Response record's last word holds the squeeze
- * mark beside the jam mark (jam + 2 × squeeze; a version 5 or 6 snapshot's word, 0 or 1, reads as
- * the jam mark alone). Versions 4 to 6 are still read (`OLDEST_VERSION`);
+ * the header grows from 80 to 88 bytes). Versions 4 and 5 are still read (`OLDEST_VERSION`);
  * other versions are rejected with a `SnapshotMismatchError` naming `header.version` (a snapshot is
  * state to resume from, taken and restored by the same build; re-save it with this version).
  */
-export const VERSION = 7;
+export const VERSION = 6;
 /**
  * The oldest format version still read. Versions 4 and 5 have the 80-byte header
  * (`HEADER_BYTES_V5`: no margin, word 7 zero): after restoring one the broadphase picks the static
@@ -137,7 +134,7 @@ export const VERSION = 7;
  * words (no jam mark; restored as 0).
  */
 export const OLDEST_VERSION = 4;
-/** float64 words of a body's Response record: mode restitution mass damping gravityScale slow asleep marks (jam + 2 × squeeze). */
+/** float64 words of a body's Response record: mode restitution mass damping gravityScale slow asleep jam. */
 export const RESPONSE_F64 = 8;
 /**
  * float64 words of a character's Character data: maxSlope, stepHeight, snapDistance, up x y z,

@@ -52,7 +52,7 @@ const cursor = new SnapshotCursor();
 const saved = new SnapshotLayout();
 const census = createCensus();
 const lanes = new Int32Array(2);
-/** The entity of a bad marks word (`badJamMark`). */
+/** The entity of a bad jam mark (`badJamMark`). */
 const jamFault = new Int32Array(1);
 /** Per entity id: 1 when the entity must hold the Contact component after the restore. */
 const presence = { keep: new Uint8Array(0) };
@@ -87,7 +87,7 @@ export function restoreSnapshot(physics: Physics, buffer: ArrayBuffer | Uint8Arr
   checkBodySet(physics, bits);
   checkRecords(physics, cursor, saved);
   const jammed = badJamMark(physics, cursor, saved, bits, jamFault);
-  if (jammed >= 0) throw new SnapshotMismatchError({ field: 'bodies.jam', index: jammed, problem: `entity ${jamFault[0]}: its marks (jam + 2 × squeeze) must be 0, 1, 2 or 3` });
+  if (jammed >= 0) throw new SnapshotMismatchError({ field: 'bodies.jam', index: jammed, problem: `entity ${jamFault[0]}: its jam mark must be 0 or 1` });
   reserveJam(internalsOf(physics));
 
   copyBodyRecords(physics, cursor, saved, bits, FROM_SNAPSHOT);

@@ -7,7 +7,7 @@
  * defaults (0 and 1: a world that never sets them hashes as before they existed), the Character
  * settings and outputs (characters: maxSlope, stepHeight, snapDistance, up, gravityScale, mass,
  * grounded, ground, ground normal), friction (bodies with Material), the sleep state (asleep,
- * seconds below the sleep speed) when not zero, the jam and squeeze marks (response/jam.ts) when set; then every contact of the last tick (pair,
+ * seconds below the sleep speed) when not zero, the jam mark (response/jam.ts) when set; then every contact of the last tick (pair,
  * normal, depth, point, toi, flags, which also reflect the previous tick's pairs through
  * BEGAN/PERSISTING). Values are hashed by their exact float64 bit patterns, so equal hashes mean
  * bit-identical state (up to hash collisions). Deterministic across runs, machines and JS engines: every word goes
@@ -102,7 +102,6 @@ function mixF(): void {
 export function hashPhysicsStateWords(physics: Physics, out: Uint32Array, offset = 0): void {
   const { flags, maxEid, sleep, hasMaterial, response: rs } = internalsOf(physics);
   const jam = rs === null ? null : rs.jam;
-  const squeeze = rs === null ? null : rs.squeeze;
   const { Position: p, Velocity: v, Sphere: s, Box: b, CollisionFilter: filter, Response: response, Character: character, Material: material } = physics.components;
   lanes[0] = 0x12345678;
   lanes[1] = 0x9abcdef0;
@@ -128,7 +127,6 @@ export function hashPhysicsStateWords(physics: Physics, out: Uint32Array, offset
         mixAt(response.gravityScale, eid);
       }
       if (jam !== null && eid < jam.length && jam[eid] !== 0) mixI(5);
-      if (squeeze !== null && eid < squeeze.length && squeeze[eid] !== 0) mixI(6);
     }
     if (hasMaterial[eid] !== 0) {
       mixI(4);

@@ -36,16 +36,6 @@ function f64x1(a: Store, i: number, f64: Float64Array, j: number, dir: number): 
   else a[i] = f64[j];
 }
 
-/** The response's marks of `i` in word `j`: jam + 2 × squeeze (each 0 or 1 between ticks). */
-function marksWord(jam: Uint8Array, squeeze: Uint8Array, i: number, f64: Float64Array, j: number, dir: number): void {
-  if (dir === TO_SNAPSHOT) f64[j] = jam[i] + 2 * squeeze[i];
-  else {
-    const m = f64[j];
-    jam[i] = m & 1;
-    squeeze[i] = m >>> 1;
-  }
-}
-
 function f64x3(a: Store, b: Store, c: Store, i: number, f64: Float64Array, j: number, dir: number): void {
   if (dir === TO_SNAPSHOT) {
     f64[j] = a[i];
@@ -111,8 +101,8 @@ function characterRecord(physics: Physics, eid: number, f64: Float64Array, j: nu
  * Walks the body records in ascending entity id (option bits `bits`): position; velocity when
  * moving; radius or half extents and rotation unless shapes are left out; Response mode,
  * restitution, mass, damping, gravity scale, the sleep state (seconds slow, asleep 0 or 1; 0 0
- * with sleep off, and not read then) and the marks (jam + 2 × squeeze, 0 to 3; absent with
- * `V4_RECORDS`, then restored as 0) (float64) with the Response component; the Character data
+ * with sleep off, and not read then) and the jam mark (0 or 1; absent with `V4_RECORDS`, then
+ * restored as 0) (float64) with the Response component; the Character data
  * (float64) with the Character component; friction with the Material component; filter group and mask in
  * the filter section. The census of `bits` must match the layout's body counts.
  */
@@ -130,9 +120,8 @@ function bodyChunk(physics: Physics, flags: Uint8Array, from: number, to: number
   const dynShapes = (bits & SHAPES_DYNAMIC) !== 0;
   const noStatic = (bits & NO_STATIC) !== 0;
   const { sleep, hasMaterial, response } = internalsOf(physics);
-  // The marks: restoring needs the response state with room for every id (`reserveJam`, reader.ts).
+  // The jam marks: restoring needs the response state with room for every id (`reserveJam`, reader.ts).
   const jam = response === null ? null : response.jam;
-  const squeeze = response === null ? null : response.squeeze;
   const v4 = (bits & V4_RECORDS) !== 0;
   const { f64, u32 } = c;
   let j = c.nextF64;
@@ -165,10 +154,10 @@ function bodyChunk(physics: Physics, flags: Uint8Array, from: number, to: number
         f64x1(sleep.asleep, eid, f64, j + 6, dir);
       } else if (dir === TO_SNAPSHOT) f64[j + 5] = f64[j + 6] = 0;
       if (v4) {
-        if (jam !== null) jam[eid] = squeeze![eid] = 0;
+        if (jam !== null) jam[eid] = 0;
         j += RESPONSE_F64 - 1;
       } else {
-        if (jam !== null) marksWord(jam, squeeze!, eid, f64, j + 7, dir);
+        if (jam !== null) f64x1(jam, eid, f64, j + 7, dir);
         else if (dir === TO_SNAPSHOT) f64[j + 7] = 0;
         j += RESPONSE_F64;
       }
@@ -188,8 +177,8 @@ function bodyChunk(physics: Physics, flags: Uint8Array, from: number, to: number
 }
 
 /**
- * The index (in ascending entity id, among the stored body records) of the first record whose marks
- * word is not 0, 1, 2 or 3, or −1 (always −1 with `V4_RECORDS`: no marks); its entity id in
+ * The index (in ascending entity id, among the stored body records) of the first record whose jam
+ * mark is neither 0 nor 1, or −1 (always −1 with `V4_RECORDS`: no marks); its entity id in
  * `out[0]`. The body records start after the header of `l`. Reads the records only; run before any write.
  */
 export function badJamMark(physics: Physics, c: SnapshotCursor, l: SnapshotLayout, bits: number, out: Int32Array): number {
@@ -204,9 +193,9 @@ export function badJamMark(physics: Physics, c: SnapshotCursor, l: SnapshotLayou
     const n = bodyWords(f, hasMaterial[eid], bits);
     if (n === 0) continue;
     if ((f & RESPONSE) !== 0) {
-      // The marks are the Response record's last word; only the Character data and friction follow it.
+      // The jam mark is the Response record's last word; only the Character data and friction follow it.
       const m = f64[j + n - 1 - ((f & CHARACTER) !== 0 ? CHARACTER_F64 : 0) - hasMaterial[eid]];
-      if (m !== 0 && m !== 1 && m !== 2 && m !== 3) {
+      if (m !== 0 && m !== 1) {
         out[0] = eid;
         return record;
       }

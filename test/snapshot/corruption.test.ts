@@ -109,7 +109,7 @@ describe('range checks before any write (checksum recomputed after the edit)', (
     w[H_VERSION_OPTIONS] = (1 << 24) | (w[H_VERSION_OPTIONS] & 0xff);
     expectField(physics, ids, reseal(w), 'header.version');
     w = words(snap);
-    w[H_VERSION_OPTIONS] = (8 << 24) | (w[H_VERSION_OPTIONS] & 0xff);
+    w[H_VERSION_OPTIONS] = (7 << 24) | (w[H_VERSION_OPTIONS] & 0xff);
     expectField(physics, ids, reseal(w), 'header.version');
     w = words(snap);
     w[H_VERSION_OPTIONS] |= 8;

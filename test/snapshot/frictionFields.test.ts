@@ -92,6 +92,6 @@ describe('friction, damping and gravity scale persist', () => {
     saveSnapshot(physics, buf);
     new Uint8Array(buf)[7] = 2; // the top byte of header word 1: the format version
     const err = expectRestoreRejected(physics, buf, 'header.version');
-    expect(String(err)).toMatch(/version 2 is not supported \(expected 4 to 7\)/);
+    expect(String(err)).toMatch(/version 2 is not supported \(expected 4 to 6\)/);
   });
 });

@@ -1,10 +1,10 @@
 /**
  * Helpers of the response tests: an independent distance from a point to a rotated box (closest
  * point in the box frame, written here from the definition, not the library's kernels), quaternion
- * builders, the scene scale used by the tolerances, and the state hashes of the ticks that follow.
+ * builders, and the scene scale used by the tolerances.
  */
 import { createWorld } from 'bitecs';
-import { createPhysics, hashPhysicsState, step, type Physics, type PhysicsOptions } from '../../src/index.js';
+import { createPhysics, type Physics, type PhysicsOptions } from '../../src/index.js';
 
 export type V3 = [number, number, number];
 export type Q4 = [number, number, number, number];
@@ -61,13 +61,3 @@ export const len = (a: V3): number => Math.hypot(a[0], a[1], a[2]);
  * (restingChains.test.ts).
  */
 export const JAM_LEAN = 1e-7;
-
-/** The world's state hash after each of `ticks` more ticks. */
-export function stepHashes(physics: Physics, ticks: number): string[] {
-  const out: string[] = [];
-  for (let t = 0; t < ticks; t++) {
-    step(physics);
-    out.push(hashPhysicsState(physics));
-  }
-  return out;
-}

@@ -59,8 +59,8 @@ export function jamWords(physics: Physics, header = HEADER_BYTES): number[] {
 }
 
 /**
- * The version-5 form of snapshot `u32` of this version (7; the layout of version 6): the static
- * margin (`F_MARGIN`, the header's last float64 word) dropped, the sections moved up, word 7 (the margin policy) zeroed, resealed.
+ * The version-5 form of version-6 snapshot `u32`: the static margin (`F_MARGIN`, the header's last
+ * float64 word) dropped, the sections moved up, word 7 (the margin policy) zeroed, resealed.
  */
 export function toVersion5(u32: Uint32Array): ArrayBuffer {
   expect(u32[H_VERSION_OPTIONS] >>> 24).toBe(VERSION);
@@ -78,7 +78,7 @@ export function toVersion5(u32: Uint32Array): ArrayBuffer {
 }
 
 /**
- * The version-4 form of snapshot `u32` of `physics` (this version): its version-5 form with the jam
+ * The version-4 form of version-6 snapshot `u32` of `physics`: its version-5 form with the jam
  * words dropped, later sections moved up, header rewritten.
  */
 export function toVersion4(physics: Physics, u32: Uint32Array): ArrayBuffer {
