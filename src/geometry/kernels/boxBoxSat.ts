@@ -17,9 +17,10 @@
  * direction and cannot report a separation of overlapping boxes beyond rounding; an exactly zero one
  * (exactly parallel edges, e.g. two boxes with the same rotation; or |L|² underflowing to 0, taken as
  * L = 0) gives 0 > 0, never a separation, and is not needed: the faces of the Minkowski difference
- * a − b have the normals e_j, A_k and e_j × A_k for non-parallel e_j, A_k only. Flat boxes (zero half extents: rectangles, segments, points) are
- * limits of boxes whose Minkowski difference has a subset of those face normals, so the same 15
- * axes decide them exactly; the per-axis formulas have no division and hold for zero extents.
+ * a − b have the normals e_j, A_k and e_j × A_k for non-parallel e_j, A_k only. Flat boxes (zero
+ * half extents: rectangles, segments, points) are limits of boxes whose Minkowski difference has a
+ * subset of those face normals, so the same 15 axes decide them exactly; the per-axis formulas have
+ * no division and hold for zero extents.
  *
  * Swept (Ericson 5.5.8, "intersecting moving AABBs", on the 15 axes of two oriented boxes): a moves by
  * a translation, so on each axis d(s) = d0 + s·(d1 − d0) is linear in the fraction s of the motion
